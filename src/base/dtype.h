@@ -1,0 +1,92 @@
+// Element types: sizes, names, and the exact fp16/bf16 <-> fp32 conversions every backend uses.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "acl/acl_base.h"
+
+#if defined(__CUDACC__)
+#define OPENACLNN_HOST_DEVICE __host__ __device__
+#else
+#define OPENACLNN_HOST_DEVICE
+#endif
+
+namespace openaclnn {
+
+// The floating-point element types the loss ops read and write.
+enum class FloatType : uint8_t { kFloat32, kFloat16, kBFloat16 };
+
+bool ToFloatType(aclDataType dtype, FloatType* type);
+aclDataType ToAclDataType(FloatType type);
+// CANN's spelling of a dtype in messages, e.g. "DT_FLOAT16".
+const char* DataTypeName(aclDataType dtype);
+inline constexpr size_t ElementSize(FloatType type) { return type == FloatType::kFloat32 ? 4 : 2; }
+
+template <class To, class From>
+OPENACLNN_HOST_DEVICE inline To BitCast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
+OPENACLNN_HOST_DEVICE inline float BFloat16ToFloat(uint16_t bits) {
+  return BitCast<float>(static_cast<uint32_t>(bits) << 16);
+}
+
+// Round to nearest even; NaN stays a (quiet) NaN, overflow becomes infinity as IEEE says.
+OPENACLNN_HOST_DEVICE inline uint16_t FloatToBFloat16(float value) {
+  const uint32_t bits = BitCast<uint32_t>(value);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  const uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+OPENACLNN_HOST_DEVICE inline float Float16ToFloat(uint16_t bits) {
+  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1fu;
+  const uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0x1fu) return BitCast<float>(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent != 0) return BitCast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  // Zero or subnormal: mantissa * 2^-24 is exact in fp32.
+  const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
+  return sign ? -magnitude : magnitude;
+}
+
+// IEEE binary16 with round to nearest even, overflow to infinity, NaN kept as a quiet NaN.
+OPENACLNN_HOST_DEVICE inline uint16_t FloatToFloat16(float value) {
+  const uint32_t bits = BitCast<uint32_t>(value);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u)
+    return static_cast<uint16_t>(sign | 0x7e00u | ((bits >> 13) & 0x1ffu));
+  if (magnitude >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to >= 65520
+  if (magnitude < 0x38800000u) {
+    // Result is subnormal or zero: scale so the fp16 subnormal ulp (2^-24) becomes 1 and let
+    // the fp32 adder round to nearest even.
+    const float scaled = BitCast<float>(magnitude) + 0.5f;  // 0.5 = 2^-1 pushes ulp to 2^-24
+    return static_cast<uint16_t>(sign | (BitCast<uint32_t>(scaled) - 0x3f000000u));
+  }
+  const uint32_t rounding = 0xfffu + ((magnitude >> 13) & 1u);
+  return static_cast<uint16_t>(sign | ((magnitude - 0x38000000u + rounding) >> 13));
+}
+
+// A double rounded once to `type`, stored in the low bits of the result: round-to-odd to fp32
+// first keeps enough sticky information that the final rounding to fp16/bf16 is the correct
+// rounding of the double, not a double rounding.
+OPENACLNN_HOST_DEVICE inline uint32_t RoundOnce(double value, FloatType type) {
+  if (type == FloatType::kFloat32) return BitCast<uint32_t>(static_cast<float>(value));
+  float narrowed = static_cast<float>(value);
+  if (static_cast<double>(narrowed) != value && narrowed == narrowed) {
+    uint32_t bits = BitCast<uint32_t>(narrowed);
+    // Step back toward zero if round-to-nearest went away from it, then mark "inexact".
+    const double magnitude = value < 0 ? -value : value;
+    const float narrowed_magnitude = narrowed < 0 ? -narrowed : narrowed;
+    if (static_cast<double>(narrowed_magnitude) > magnitude) --bits;
+    narrowed = BitCast<float>(bits | 1u);
+  }
+  return type == FloatType::kFloat16 ? FloatToFloat16(narrowed) : FloatToBFloat16(narrowed);
+}
+
+}  // namespace openaclnn

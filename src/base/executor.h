@@ -1,0 +1,49 @@
+// aclOpExecutor: what phase 1 of an op plans and phase 2 launches on a stream.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "aclnn/aclnn_base.h"
+#include "base/tensor.h"
+
+namespace openaclnn {
+
+// The tensors of one op, inputs then outputs in API order.
+inline constexpr size_t kMaxOpTensors = 8;
+using TensorAddresses = std::array<void*, kMaxOpTensors>;
+
+// An op's planned work. Run sees the storage addresses the tensors had when phase 2 was
+// called (so aclSet*TensorAddr between runs of a repeatable executor is honoured, and the user
+// may destroy tensors once phase 2 returned), and the caller's workspace.
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  virtual void Run(const TensorAddresses& addresses, void* workspace) const = 0;
+};
+
+// Phase 1's result. `plan` null means there is nothing to run (e.g. an empty input).
+aclOpExecutor* NewExecutor(std::vector<const aclTensor*> inputs,
+                           std::vector<const aclTensor*> outputs, std::unique_ptr<Plan> plan,
+                           uint64_t workspace_size);
+
+// Phase 2 of every op: checks the executor and workspace, then queues the plan on `stream`
+// and returns. `api` names the op in messages.
+aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_size,
+                           aclOpExecutor* executor, aclrtStream stream);
+
+}  // namespace openaclnn
+
+struct aclOpExecutor {
+  std::vector<aclTensor*> inputs;  // nullptr for an absent optional input
+  std::vector<aclTensor*> outputs;
+  std::unique_ptr<openaclnn::Plan> plan;
+  uint64_t workspace_size = 0;
+  bool repeatable = false;
+  // One reference for the user (until phase 2 consumes a one-shot executor, or until
+  // aclDestroyAclOpExecutor), plus one per launch still queued.
+  std::atomic<int> references{1};
+};

@@ -1,0 +1,45 @@
+// Live-object table for the aclnn handles users hold as raw pointers (aclScalar*, aclIntArray*,
+// ...): a pointer is only dereferenced after the table says it names a live object of that type.
+#pragma once
+
+#include <mutex>
+#include <unordered_set>
+
+namespace openaclnn {
+
+template <class T>
+class ObjectRegistry {
+ public:
+  // False only when the table could not grow (out of memory); the object is then not live.
+  bool Add(const T* object) noexcept {
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      live_.insert(object);
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+
+  bool Contains(const T* object) const noexcept {
+    std::lock_guard<std::mutex> lock(mu_);
+    return live_.count(object) != 0;
+  }
+
+  // Unregisters `object`; false when it was not live, so of two racing destroyers only one wins.
+  bool Remove(const T* object) noexcept {
+    std::lock_guard<std::mutex> lock(mu_);
+    return live_.erase(object) != 0;
+  }
+
+  size_t Size() const noexcept {
+    std::lock_guard<std::mutex> lock(mu_);
+    return live_.size();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_set<const T*> live_;
+};
+
+}  // namespace openaclnn

@@ -1,0 +1,51 @@
+#include "base/shape.h"
+
+#include <cstddef>
+
+namespace openaclnn {
+
+bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>& into) {
+  if (from.size() > into.size()) return false;
+  const size_t lead = into.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    if (from[i] != 1 && from[i] != into[lead + i]) return false;
+  }
+  return true;
+}
+
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& strides, int rank) {
+  std::vector<int64_t> aligned(rank, 0);
+  const size_t lead = rank - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i) {
+    aligned[lead + i] = shape[i] == 1 ? 0 : strides[i];
+  }
+  return aligned;
+}
+
+int CoalesceDimensions(int rank, int64_t* shape, int64_t* const* strides, int operand_count) {
+  int kept = 0;
+  for (int d = 0; d < rank; ++d) {
+    if (shape[d] == 1) continue;
+    bool merges = kept > 0;
+    for (int k = 0; merges && k < operand_count; ++k) {
+      merges = strides[k][kept - 1] == strides[k][d] * shape[d];
+    }
+    if (merges) {
+      shape[kept - 1] *= shape[d];
+      for (int k = 0; k < operand_count; ++k) strides[k][kept - 1] = strides[k][d];
+      continue;
+    }
+    shape[kept] = shape[d];
+    for (int k = 0; k < operand_count; ++k) strides[k][kept] = strides[k][d];
+    ++kept;
+  }
+  if (kept == 0) {
+    shape[0] = 1;
+    for (int k = 0; k < operand_count; ++k) strides[k][0] = 0;
+    kept = 1;
+  }
+  return kept;
+}
+
+}  // namespace openaclnn

@@ -1,0 +1,24 @@
+// Shape algebra: broadcasting into a shape, and merging dimensions for iteration.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace openaclnn {
+
+// NumPy broadcasting of `from` INTO `into`: right-aligned, rank(from) <= rank(into), and each
+// dimension of `from` equal to its partner or 1. (Symmetric broadcasting, which may grow the
+// result, is not what a per-element weight means.)
+bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>& into);
+
+// `strides` of a tensor broadcast into `rank` dimensions: right-aligned, 0 for the added leading
+// dimensions and for dimensions of size 1 (which repeat).
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& strides, int rank);
+
+// Drops size-1 dimensions and merges neighbours that every operand steps through as one, in
+// place, keeping the row-major order of elements. `strides[k]` points at operand k's strides.
+// Returns the new rank, at least 1 (a single element is shape [1]).
+int CoalesceDimensions(int rank, int64_t* shape, int64_t* const* strides, int operand_count);
+
+}  // namespace openaclnn

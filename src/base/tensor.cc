@@ -1,0 +1,149 @@
+#include "base/tensor.h"
+
+#include <new>
+
+#include "base/object_registry.h"
+#include "base/status.h"
+#include "runtime/error.h"
+
+namespace openaclnn {
+namespace {
+
+ObjectRegistry<aclTensor>& Tensors() {
+  static ObjectRegistry<aclTensor> registry;
+  return registry;
+}
+
+// Fills `tensor` from the C arguments; false (with a message recorded) if they cannot describe
+// a tensor at all. Views that are merely unsafe to read are rejected later, by the op, with
+// ViewProblem, as CANN does.
+bool Describe(aclTensor* tensor, const int64_t* view_dims, uint64_t view_rank, aclDataType dtype,
+              const int64_t* strides, int64_t offset, aclFormat format, const int64_t* storage_dims,
+              uint64_t storage_rank, void* data) {
+  if ((view_dims == nullptr && view_rank > 0) || (storage_dims == nullptr && storage_rank > 0)) {
+    Fail(ACLNN_ERR_PARAM_NULLPTR,
+         "aclCreateTensor: viewDims or storageDims is null but its "
+         "length is not 0.");
+    return false;
+  }
+  std::vector<int64_t> view(view_dims, view_dims + view_rank);
+  std::vector<int64_t> storage(storage_dims, storage_dims + storage_rank);
+  if (ElementCount(view) < 0 || ElementCount(storage) < 0) {
+    Fail(ACLNN_ERR_PARAM_INVALID,
+         "aclCreateTensor: shape %s (storage %s) has a negative dimension or more than 2^63 "
+         "elements.",
+         ShapeString(view).c_str(), ShapeString(storage).c_str());
+    return false;
+  }
+  tensor->strides.assign(view_rank, 1);
+  if (strides != nullptr) {
+    tensor->strides.assign(strides, strides + view_rank);
+  } else {
+    for (uint64_t i = view_rank; i-- > 1;) {
+      tensor->strides[i - 1] = tensor->strides[i] * view[i];
+    }
+  }
+  tensor->view_shape = std::move(view);
+  tensor->storage_shape = std::move(storage);
+  tensor->offset = offset;
+  tensor->dtype = dtype;
+  tensor->format = format;
+  tensor->data = data;
+  return true;
+}
+
+}  // namespace
+
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ",";
+    text += std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+int64_t ElementCount(const std::vector<int64_t>& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0 || __builtin_mul_overflow(count, dim, &count)) return -1;
+  }
+  return count;
+}
+
+bool IsLiveTensor(const aclTensor* tensor) { return Tensors().Contains(tensor); }
+
+std::string ViewProblem(const aclTensor& tensor) {
+  if (tensor.offset < 0) return "its offset " + std::to_string(tensor.offset) + " is negative";
+  int64_t last = tensor.offset;  // largest element index the view touches
+  for (size_t i = 0; i < tensor.view_shape.size(); ++i) {
+    if (tensor.strides[i] < 0) {
+      return "its stride " + std::to_string(tensor.strides[i]) + " is negative";
+    }
+    if (tensor.view_shape[i] == 0) return "";  // an empty view touches nothing
+    int64_t reach;
+    if (__builtin_mul_overflow(tensor.strides[i], tensor.view_shape[i] - 1, &reach) ||
+        __builtin_add_overflow(last, reach, &last)) {
+      return "its strides overflow int64";
+    }
+  }
+  const int64_t storage = ElementCount(tensor.storage_shape);
+  if (last >= storage) {
+    return "it reaches element " + std::to_string(last) + " but its storage shape " +
+           ShapeString(tensor.storage_shape) + " holds " + std::to_string(storage) + " elements";
+  }
+  return "";
+}
+
+}  // namespace openaclnn
+
+using openaclnn::Fail;
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t* stride, int64_t offset, aclFormat format,
+                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
+  auto* tensor = new (std::nothrow) aclTensor;
+  if (tensor == nullptr) return nullptr;
+  if (!openaclnn::Describe(tensor, viewDims, viewDimsNum, dataType, stride, offset, format,
+                           storageDims, storageDimsNum, tensorData)) {
+    delete tensor;
+    return nullptr;
+  }
+  if (!openaclnn::Tensors().Add(tensor)) {
+    delete tensor;
+    return nullptr;
+  }
+  return tensor;
+}
+
+aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum,
+                          aclDataType dataType, const int64_t* stride, int64_t offset,
+                          aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                          void* tensorDataAddr) {
+  if (tensor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is null.");
+  if (!openaclnn::IsLiveTensor(tensor)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "aclInitTensor: tensor is not a live aclTensor.");
+  }
+  aclTensor updated;
+  if (!openaclnn::Describe(&updated, viewDims, viewDimsNum, dataType, stride, offset, format,
+                           storageDims, storageDimsNum, tensorDataAddr)) {
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  *tensor = std::move(updated);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  if (!openaclnn::Tensors().Remove(tensor)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "aclDestroyTensor: %p is not a live aclTensor (destroyed twice?).",
+                static_cast<const void*>(tensor));
+  }
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,199 @@
+#include "ops/bce_common.h"
+
+#include <string>
+
+#include "base/dtype.h"
+#include "base/shape.h"
+#include "base/status.h"
+#include "runtime/soc.h"
+
+namespace openaclnn {
+namespace {
+
+std::string Describe(const aclTensor& tensor) {
+  return std::string(DataTypeName(tensor.dtype)) + " " + ShapeString(tensor.view_shape);
+}
+
+FloatType TypeOf(const aclTensor& tensor) {
+  FloatType type = FloatType::kFloat32;
+  ToFloatType(tensor.dtype, &type);  // the checks admitted only floating types
+  return type;
+}
+
+class BcePlan : public Plan {
+ public:
+  explicit BcePlan(const BceProblem& problem) : problem_(problem) {}
+  void Run(const TensorAddresses& addresses, void* workspace) const override {
+    RunBce(problem_, addresses, workspace);
+  }
+
+ private:
+  BceProblem problem_;
+};
+
+class FillPlan : public Plan {
+ public:
+  FillPlan(const StridedOperand& out, const std::vector<int64_t>& shape, double value)
+      : out_(out), rank_(static_cast<int>(shape.size())), value_(value) {
+    for (int d = 0; d < rank_; ++d) shape_[d] = shape[d];
+  }
+  void Run(const TensorAddresses& addresses, void*) const override {
+    FillStrided(out_, shape_, rank_, value_, addresses);
+  }
+
+ private:
+  StridedOperand out_;
+  int64_t shape_[kMaxRank] = {1};
+  int rank_;
+  double value_;
+};
+
+}  // namespace
+
+aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {
+  if (tensor == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                "%s: Expected a proper Tensor but got null for argument %s.", api, name);
+  }
+  if (!IsLiveTensor(tensor)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "%s: argument %s (%p) is not a live aclTensor; was it destroyed?", api, name,
+                static_cast<const void*>(tensor));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus ArgumentChecker::OutputPointers(uint64_t* workspace_size,
+                                            aclOpExecutor** executor) const {
+  if (workspace_size == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize is nullptr.", api);
+  }
+  if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is nullptr.", api);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus ArgumentChecker::SupportedType(const char* name, const aclTensor* tensor) const {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  FloatType type;
+  const bool supported =
+      ToFloatType(tensor->dtype, &type) && (type != FloatType::kBFloat16 || SocSupportsBf16());
+  if (!supported) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "%s: %s has dtype %s, which %s does not support; supported: DT_FLOAT, "
+                "DT_FLOAT16%s.",
+                api, name, DataTypeName(tensor->dtype), SocName(),
+                SocSupportsBf16() ? ", DT_BF16" : "");
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus ArgumentChecker::SameType(const char* name, const aclTensor* tensor,
+                                      const char* other_name, const aclTensor* other) const {
+  if (tensor->dtype == other->dtype) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s dtype %s must equal %s dtype %s.", api, name,
+              DataTypeName(tensor->dtype), other_name, DataTypeName(other->dtype));
+}
+
+aclnnStatus ArgumentChecker::Reduction(int64_t reduction) const {
+  if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: reduction is %lld; Reduction only support [0, 1, 2] (0 none, 1 mean, 2 sum).",
+              api, static_cast<long long>(reduction));
+}
+
+aclnnStatus ArgumentChecker::Layout(const char* name, const aclTensor* tensor) const {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  if (tensor->view_shape.size() > static_cast<size_t>(kMaxRank)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s (%s) has rank %zu; at most %d is supported.", api,
+                name, Describe(*tensor).c_str(), tensor->view_shape.size(), kMaxRank);
+  }
+  const std::string problem = ViewProblem(*tensor);
+  if (!problem.empty()) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "%s: the view of %s (%s) is invalid: %s.", api, name,
+                Describe(*tensor).c_str(), problem.c_str());
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus ArgumentChecker::SameShape(const char* name, const aclTensor* tensor,
+                                       const char* other_name, const aclTensor* other) const {
+  if (tensor->view_shape == other->view_shape) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s shape %s must equal %s shape %s.", api, name,
+              ShapeString(tensor->view_shape).c_str(), other_name,
+              ShapeString(other->view_shape).c_str());
+}
+
+aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* tensor,
+                                            const aclTensor* self) const {
+  if (tensor == nullptr || openaclnn::BroadcastsInto(tensor->view_shape, self->view_shape)) {
+    return ACLNN_SUCCESS;
+  }
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: %s shape %s cannot broadcast into self shape %s (right-aligned, each "
+              "dimension must be 1 or equal, rank not above self's).",
+              api, name, ShapeString(tensor->view_shape).c_str(),
+              ShapeString(self->view_shape).c_str());
+}
+
+aclnnStatus ArgumentChecker::SingleElement(const char* name, const aclTensor* tensor) const {
+  if (ElementCount(tensor->view_shape) == 1) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: with reduction mean or sum, %s must hold exactly one element (shape [] or "
+              "[1]), but its shape is %s.",
+              api, name, ShapeString(tensor->view_shape).c_str());
+}
+
+aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tensor,
+                                        const char* other_name, const aclTensor* other) const {
+  if (tensor->format == other->format) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s format %d must equal %s format %d.", api, name,
+              static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
+}
+
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, const BceOperands& operands,
+                                  uint64_t* workspace_size) {
+  BceProblem problem;
+  problem.kind = kind;
+  problem.reduction = reduction;
+  const std::vector<int64_t>& shape = operands.tensor[kSelf]->view_shape;
+  const int rank = static_cast<int>(shape.size());
+  problem.count = ElementCount(shape);
+  for (int d = 0; d < rank; ++d) problem.shape[d] = shape[d];
+  int64_t* strides[kOperandCount];
+  for (int which = 0; which < kOperandCount; ++which) {
+    StridedOperand& operand = problem.operands[which];
+    strides[which] = operand.strides;
+    const aclTensor* tensor = operands.tensor[which];
+    // A reduced output is one element: it is addressed by its offset alone.
+    if (tensor == nullptr || (which == kOut && reduction != Reduction::kNone)) {
+      operand.slot = tensor == nullptr ? -1 : operands.slot[which];
+      operand.offset = tensor == nullptr ? 0 : tensor->offset;
+      if (tensor != nullptr) operand.type = TypeOf(*tensor);
+      continue;
+    }
+    operand.slot = operands.slot[which];
+    operand.type = TypeOf(*tensor);
+    operand.offset = tensor->offset;
+    const std::vector<int64_t> aligned =
+        BroadcastStrides(tensor->view_shape, tensor->strides, rank);
+    for (int d = 0; d < rank; ++d) operand.strides[d] = aligned[d];
+  }
+  problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
+  if (kind != LossKind::kLoss && reduction == Reduction::kMean) {
+    problem.gradient_scale = static_cast<float>(1.0 / static_cast<double>(problem.count));
+  }
+  *workspace_size = BceWorkspaceBytes(problem);
+  return std::make_unique<BcePlan>(problem);
+}
+
+std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value) {
+  const aclTensor& out = *operands.tensor[kOut];
+  StridedOperand target;
+  target.slot = operands.slot[kOut];
+  target.type = TypeOf(out);
+  target.offset = out.offset;
+  for (size_t d = 0; d < out.view_shape.size(); ++d) target.strides[d] = out.strides[d];
+  return std::make_unique<FillPlan>(target, out.view_shape, value);
+}
+
+}  // namespace openaclnn

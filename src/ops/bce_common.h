@@ -1,0 +1,74 @@
+// What the three BCE-with-logits ops share: their argument checks, in CANN's words and codes,
+// and the plans they hand to the executor.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "base/executor.h"
+#include "base/status.h"
+#include "base/tensor.h"
+#include "kernels/bce.h"
+
+namespace openaclnn {
+
+// Names the API in every message, so a user who reads aclGetRecentErrMsg() knows which call.
+struct ArgumentChecker {
+  const char* api;
+
+  // 161001 for a null tensor (CANN's message), 161002 for a handle that is not a live aclTensor.
+  aclnnStatus Present(const char* name, const aclTensor* tensor) const;
+  aclnnStatus OutputPointers(uint64_t* workspace_size, aclOpExecutor** executor) const;
+  // The dtype is one the SoC profile supports for this op (fp32, fp16 and, where the SoC has it,
+  // bf16). Absent optional tensors pass.
+  aclnnStatus SupportedType(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameType(const char* name, const aclTensor* tensor, const char* other_name,
+                       const aclTensor* other) const;
+  aclnnStatus Reduction(int64_t reduction) const;
+  // Rank at most 8 and a view that stays inside its storage with non-negative strides.
+  aclnnStatus Layout(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameShape(const char* name, const aclTensor* tensor, const char* other_name,
+                        const aclTensor* other) const;
+  aclnnStatus BroadcastsInto(const char* name, const aclTensor* tensor,
+                             const aclTensor* self) const;
+  // For a reduced result: exactly one element, any rank.
+  aclnnStatus SingleElement(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameFormat(const char* name, const aclTensor* tensor, const char* other_name,
+                         const aclTensor* other) const;
+};
+
+// The operands of one op call; nullptr for absent ones (weight, pos_weight, or grad_output of
+// the forward). `slot` is each tensor's index among the executor's inputs then outputs.
+struct BceOperands {
+  const aclTensor* tensor[kOperandCount] = {};
+  int slot[kOperandCount] = {-1, -1, -1, -1, -1, -1};
+};
+
+// The fused pass over self's (non-empty) shape, as the executor runs it.
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, const BceOperands& operands,
+                                  uint64_t* workspace_size);
+// Writes `value` into every element of the output (the result of a mean or sum over nothing).
+std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value);
+
+// Phase 1's ending: runs `plan(&workspace_bytes)`, wraps the plan in a new executor and hands
+// both out. Turns an out-of-memory failure into ACLNN_ERR_INNER_CREATE_EXECUTOR.
+template <class MakePlan>
+aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
+                    std::vector<const aclTensor*> outputs, uint64_t* workspace_size,
+                    aclOpExecutor** executor, MakePlan&& plan) {
+  try {
+    uint64_t workspace = 0;
+    std::unique_ptr<Plan> made = plan(&workspace);
+    *executor = NewExecutor(std::move(inputs), std::move(outputs), std::move(made), workspace);
+    if (*executor != nullptr) {
+      *workspace_size = workspace;
+      return ACLNN_SUCCESS;
+    }
+  } catch (const std::bad_alloc&) {
+  }
+  return Fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.", api);
+}
+
+}  // namespace openaclnn

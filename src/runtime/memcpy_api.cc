@@ -1,0 +1,145 @@
+// aclrtMemcpy / aclrtMemcpyAsync / aclrtMemcpy2d / aclrtMemset / aclrtMemsetAsync.
+// The synchronous forms do not wait for stream work, exactly as on the device.
+#include <cstring>
+
+#include "acl/acl_rt.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/report.h"
+#include "runtime/stream_impl.h"
+
+namespace openaclnn {
+namespace {
+
+// The synchronous forms copy through the current context's device, else device 0 (on the CPU
+// backend every address is a host address, so any device copies correctly), else plain host code.
+Device* CopyEngine() {
+  Context* context = CurrentContext();
+  return GetDevice(context == nullptr ? 0 : context->device);
+}
+
+void CopyBytes(void* dst, const void* src, size_t count) {
+  if (Device* engine = CopyEngine()) {
+    engine->Copy(dst, src, count);
+  } else {
+    std::memmove(dst, src, count);
+  }
+}
+
+void FillBytes(void* dst, unsigned char value, size_t count) {
+  if (Device* engine = CopyEngine()) {
+    engine->Fill(dst, value, count);
+  } else {
+    std::memset(dst, value, count);
+  }
+}
+
+aclError CheckKind(const char* func, aclrtMemcpyKind kind, aclrtMemcpyKind last) {
+  if (kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= last) return ACL_SUCCESS;
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "kind",
+                       std::to_string(static_cast<int>(kind)),
+                       "must be an aclrtMemcpyKind value");
+}
+
+aclError CheckFits(const char* func, const char* count_name, size_t count, const char* max_name,
+                   size_t max) {
+  if (count <= max) return ACL_SUCCESS;
+  const std::string reason = std::string("it exceeds ") + max_name + " (" + std::to_string(max) +
+                             "), the capacity of the destination";
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, count_name, std::to_string(count),
+                       reason.c_str());
+}
+
+// Validation shared by aclrtMemcpy and aclrtMemcpyAsync, in CANN's order.
+aclError CheckCopy(const char* func, void* dst, size_t destMax, const void* src, size_t count,
+                   aclrtMemcpyKind kind) {
+  if (dst == nullptr) return ReportNull(func, "dst");
+  if (src == nullptr) return ReportNull(func, "src");
+  if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)) {
+    return status;
+  }
+  return CheckFits(func, "count", count, "destMax", destMax);
+}
+
+aclError CheckFill(const char* func, void* devPtr, size_t maxCount, size_t count) {
+  if (devPtr == nullptr) return ReportNull(func, "devPtr");
+  return CheckFits(func, "count", count, "maxCount", maxCount);
+}
+
+aclError Check2d(const char* func, void* dst, size_t dpitch, const void* src, size_t spitch,
+                 size_t width, aclrtMemcpyKind kind) {
+  if (dst == nullptr) return ReportNull(func, "dst");
+  if (src == nullptr) return ReportNull(func, "src");
+  if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_DEFAULT)) return status;
+  if (const aclError status = CheckFits(func, "width", width, "dpitch", dpitch)) return status;
+  if (width <= spitch) return ACL_SUCCESS;
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "width", std::to_string(width),
+                       "it exceeds spitch, the row pitch of the source");
+}
+
+}  // namespace
+}  // namespace openaclnn
+
+using namespace openaclnn;
+
+extern "C" {
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  return Guarded(__func__, [&](const char* func) {
+    if (const aclError status = CheckCopy(func, dst, destMax, src, count, kind)) return status;
+    if (count != 0) CopyBytes(dst, src, count);
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  return Guarded(__func__, [&](const char* func) {
+    if (const aclError status = CheckCopy(func, dst, destMax, src, count, kind)) return status;
+    Stream* queue = nullptr;
+    if (const aclError status = ResolveStream(func, stream, &queue)) return status;
+    if (count == 0) return ACL_SUCCESS;
+    Device* engine = GetDevice(queue->context()->device);
+    Enqueue(queue, Task([engine, dst, src, count] { engine->Copy(dst, src, count); }));
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind) {
+  return Guarded(__func__, [&](const char* func) {
+    if (const aclError status = Check2d(func, dst, dpitch, src, spitch, width, kind)) {
+      return status;
+    }
+    for (size_t row = 0; row < height && width != 0; ++row) {
+      CopyBytes(static_cast<char*>(dst) + row * dpitch,
+                static_cast<const char*>(src) + row * spitch, width);
+    }
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  return Guarded(__func__, [&](const char* func) {
+    if (const aclError status = CheckFill(func, devPtr, maxCount, count)) return status;
+    if (count != 0) FillBytes(devPtr, static_cast<unsigned char>(value), count);
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+  return Guarded(__func__, [&](const char* func) {
+    if (const aclError status = CheckFill(func, devPtr, maxCount, count)) return status;
+    Stream* queue = nullptr;
+    if (const aclError status = ResolveStream(func, stream, &queue)) return status;
+    if (count == 0) return ACL_SUCCESS;
+    Device* engine = GetDevice(queue->context()->device);
+    const auto byte = static_cast<unsigned char>(value);
+    Enqueue(queue, Task([engine, devPtr, byte, count] { engine->Fill(devPtr, byte, count); }));
+    return ACL_SUCCESS;
+  });
+}
+
+}  // extern "C"

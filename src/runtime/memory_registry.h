@@ -1,0 +1,24 @@
+// The table of live aclrtMalloc/aclrtMallocHost blocks, so that freeing an unknown, foreign or
+// already-freed address is an error message instead of heap corruption.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace openaclnn {
+
+enum class MemoryKind { kDevice, kHost };
+
+struct Allocation {
+  size_t bytes;
+  MemoryKind kind;
+  int32_t device;  // meaningful for kDevice
+};
+
+enum class TakeResult { kTaken, kUnknown, kWrongKind };
+
+void RememberAllocation(void* address, const Allocation& allocation);
+// Removes the record of the block starting at `address` if it is of `kind`.
+TakeResult TakeAllocation(void* address, MemoryKind kind, Allocation* allocation);
+
+}  // namespace openaclnn

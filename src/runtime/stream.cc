@@ -1,0 +1,207 @@
+#include <cstdlib>
+
+#include "runtime/context.h"
+#include "runtime/handle_registry.h"
+#include "runtime/log.h"
+#include "runtime/report.h"
+#include "runtime/spin.h"
+#include "runtime/stream_impl.h"
+
+namespace openaclnn {
+namespace {
+
+constexpr size_t kInitialRingSize = 64;
+// How long process exit waits for tasks that are running at that moment.
+constexpr std::chrono::milliseconds kExitGrace{500};
+
+HandleRegistry<Stream>& Streams() {
+  // Never destroyed: workers and the exit handler use it while statics are being torn down.
+  static auto* registry = new HandleRegistry<Stream>(0x5354);  // "ST"
+  return *registry;
+}
+
+// A program may exit without destroying its streams (or even synchronizing them). Stop the
+// workers before the rest of the process is torn down: queued work is dropped, running work gets
+// a short grace period, and a worker stuck in a user callback is detached rather than joined.
+void StopStreamsAtExit() {
+  const auto grace = std::chrono::steady_clock::now() + kExitGrace;
+  for (Stream* stream : Streams().All()) {
+    if (!stream->Abandon(grace)) {
+      Log(LogLevel::kWarning, "a stream was still running a task at process exit");
+    }
+  }
+}
+
+void RegisterExitHandlerOnce() {
+  static const bool registered = [] {
+    std::atexit(StopStreamsAtExit);
+    return true;
+  }();
+  (void)registered;
+}
+
+}  // namespace
+
+Stream::Stream(Context* context, bool is_default)
+    : context_(context), is_default_(is_default), ring_(kInitialRingSize) {
+  worker_ = std::thread([this] { Run(); });
+  worker_id_ = worker_.get_id();
+}
+
+void Stream::Push(const Task& task) {
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (count_ == ring_.size()) Grow();
+    ring_[(head_ + count_) % ring_.size()] = task;
+    ++count_;
+    queued_.store(count_, std::memory_order_release);
+    submitted_.fetch_add(1, std::memory_order_release);
+    wake = worker_sleeping_;
+  }
+  if (wake) work_cv_.notify_one();
+}
+
+void Stream::Grow() {
+  std::vector<Task> bigger(ring_.size() * 2);
+  for (size_t i = 0; i < count_; ++i) bigger[i] = ring_[(head_ + i) % ring_.size()];
+  ring_.swap(bigger);
+  head_ = 0;
+}
+
+void Stream::Run() {
+  Task task;
+  while (Take(&task)) {
+    task();
+    Finish();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    exited_ = true;
+  }
+  done_cv_.notify_all();
+}
+
+bool Stream::Take(Task* task) {
+  // Poll first: work queued within a few tens of microseconds is picked up without a wake-up.
+  SpinUntil([this] { return queued_.load(std::memory_order_acquire) != 0; });
+  std::unique_lock<std::mutex> lock(mu_);
+  if (count_ == 0 && !stop_) {
+    worker_sleeping_ = true;
+    work_cv_.wait(lock, [this] { return count_ != 0 || stop_; });
+    worker_sleeping_ = false;
+  }
+  if (abandon_ || count_ == 0) return false;
+  *task = ring_[head_];
+  head_ = (head_ + 1) % ring_.size();
+  --count_;
+  queued_.store(count_, std::memory_order_release);
+  return true;
+}
+
+void Stream::Finish() {
+  // seq_cst on both sides (here and in WaitUntilCompleted) guarantees that either this thread
+  // sees the waiter or the waiter sees the new count, so no wake-up is lost.
+  completed_.fetch_add(1, std::memory_order_seq_cst);
+  if (sync_waiters_.load(std::memory_order_seq_cst) > 0) {
+    { std::lock_guard<std::mutex> lock(mu_); }
+    done_cv_.notify_all();
+  }
+}
+
+bool Stream::Synchronize(int64_t timeout_ms) {
+  return WaitUntilCompleted(submitted_.load(std::memory_order_acquire), timeout_ms);
+}
+
+bool Stream::WaitUntilCompleted(uint64_t target, int64_t timeout_ms) {
+  const auto done = [&] { return completed_.load(std::memory_order_seq_cst) >= target; };
+  if (done() || SpinUntil(done)) return true;
+  std::unique_lock<std::mutex> lock(mu_);
+  sync_waiters_.fetch_add(1, std::memory_order_seq_cst);
+  bool finished = true;
+  if (timeout_ms < 0) {
+    done_cv_.wait(lock, done);
+  } else {
+    finished = done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
+  }
+  sync_waiters_.fetch_sub(1, std::memory_order_seq_cst);
+  return finished;
+}
+
+bool Stream::Idle() const {
+  return completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_acquire);
+}
+
+void Stream::Drain() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_one();
+  if (worker_.joinable()) worker_.join();
+}
+
+bool Stream::Abandon(std::chrono::steady_clock::time_point grace) {
+  std::unique_lock<std::mutex> lock(mu_);
+  stop_ = true;
+  abandon_ = true;
+  work_cv_.notify_one();
+  if (!worker_.joinable()) return true;
+  const bool self = OnWorkerThread();
+  const bool exited = !self && done_cv_.wait_until(lock, grace, [this] { return exited_; });
+  lock.unlock();
+  if (exited) {
+    worker_.join();
+  } else {
+    worker_.detach();
+  }
+  return exited;
+}
+
+Stream* CreateStream(Context* context, bool is_default) {
+  RegisterExitHandlerOnce();
+  auto* stream = new Stream(context, is_default);
+  try {
+    stream->handle = Streams().Add(stream);
+  } catch (...) {
+    stream->Drain();
+    delete stream;
+    throw;
+  }
+  return stream;
+}
+
+Stream* LookupStream(const void* handle) { return Streams().Find(handle); }
+
+bool UnregisterStream(Stream* stream) { return Streams().Remove(stream->handle) != nullptr; }
+
+std::vector<Stream*> AllStreams() { return Streams().All(); }
+
+Stream* FindStream(aclrtStream handle, aclError* status) {
+  if (handle == nullptr) {
+    Context* context = CurrentContext();
+    *status = context == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_SUCCESS;
+    return context == nullptr ? nullptr : context->default_stream;
+  }
+  Stream* stream = LookupStream(handle);
+  *status = stream == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
+  return stream;
+}
+
+aclError ResolveStream(const char* func, aclrtStream handle, Stream** stream) {
+  aclError status = ACL_SUCCESS;
+  *stream = FindStream(handle, &status);
+  if (status == ACL_SUCCESS) return ACL_SUCCESS;
+  if (handle == nullptr) {
+    return ReportFailure(status, kRuntimeParamError,
+                         "%s: the NULL stream means the current context's default stream, but this "
+                         "thread has no current context. Reason: call aclrtSetDevice first.",
+                         func);
+  }
+  return ReportInvalid(status, func, "stream", PointerText(handle),
+                       "it is not a live stream (never created, or already destroyed)");
+}
+
+void Enqueue(Stream* stream, const Task& task) { stream->Push(task); }
+
+}  // namespace openaclnn

@@ -1,0 +1,89 @@
+// The Stream object: a FIFO of Tasks drained in order by one worker thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/stream.h"
+#include "runtime/task.h"
+
+namespace openaclnn {
+
+struct Context;
+
+class Stream {
+ public:
+  // Starts the worker thread; throws std::system_error if the system refuses one.
+  Stream(Context* context, bool is_default);
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  // Only after Drain() or Abandon() let the worker finish.
+  ~Stream() = default;
+
+  void Push(const Task& task);
+
+  // Waits until all work queued before the call has run. timeout_ms < 0 waits forever; returns
+  // false when the time ran out first.
+  bool Synchronize(int64_t timeout_ms);
+  // True when nothing queued is still pending.
+  bool Idle() const;
+
+  // Runs everything queued, then stops and joins the worker (aclrtDestroyStream).
+  void Drain();
+  // Drops the queued work, lets the running task finish (up to `grace`), then joins the worker,
+  // or detaches it if it is still busy. Returns false in the detached case.
+  bool Abandon(std::chrono::steady_clock::time_point grace);
+
+  bool OnWorkerThread() const { return std::this_thread::get_id() == worker_id_; }
+  Context* context() const { return context_; }
+  bool is_default() const { return is_default_; }
+  void* handle = nullptr;
+
+ private:
+  void Run();
+  bool Take(Task* task);
+  void Finish();
+  void Grow();
+  bool WaitUntilCompleted(uint64_t target, int64_t timeout_ms);
+
+  Context* const context_;
+  const bool is_default_;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;  // the worker waits here for work
+  std::condition_variable done_cv_;  // synchronizing callers wait here for completion
+  // Ring buffer of pending tasks; it only ever grows, so steady-state queueing never allocates.
+  std::vector<Task> ring_;
+  size_t head_ = 0;
+  size_t count_ = 0;
+  bool worker_sleeping_ = false;
+  bool stop_ = false;      // exit once the queue is empty
+  bool abandon_ = false;   // exit without running what is queued
+  bool exited_ = false;
+
+  std::atomic<size_t> queued_{0};       // mirror of count_ for lock-free polling by the worker
+  std::atomic<uint64_t> submitted_{0};  // tasks ever queued
+  std::atomic<uint64_t> completed_{0};  // tasks ever finished
+  std::atomic<int> sync_waiters_{0};    // callers parked on done_cv_
+
+  std::thread worker_;
+  std::thread::id worker_id_;
+};
+
+// The live-stream table. CreateStream registers (and, for user streams, adds to the context's
+// list; the caller holds RuntimeMutex for that); throws std::system_error or std::bad_alloc.
+Stream* CreateStream(Context* context, bool is_default);
+Stream* LookupStream(const void* handle);
+// False when the stream was already unregistered (destroyed by someone else).
+bool UnregisterStream(Stream* stream);
+std::vector<Stream*> AllStreams();
+
+// FindStream plus the recorded failure message naming `func` (for the acl* entry points).
+aclError ResolveStream(const char* func, aclrtStream handle, Stream** stream);
+
+}  // namespace openaclnn

@@ -1,0 +1,13 @@
+// aclSysParamOpt values (ACL_OPT_DETERMINISTIC and friends), for the layers above.
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+namespace openaclnn {
+
+// The process-level value of `opt` (0 when never set), as aclrtGetSysParamOpt reports it.
+int64_t SysParam(aclSysParamOpt opt);
+
+}  // namespace openaclnn
