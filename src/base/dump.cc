@@ -12,8 +12,8 @@ namespace {
 constexpr const char* kApi = "aclDumpOpTensors";
 
 // May throw std::bad_alloc (ShapeString); the caller catches.
-void LogTensors(const char* op_type, const char* op_name, aclTensor* const* tensors,
-                size_t inputs, size_t total) {
+void LogTensors(const char* op_type, const char* op_name, aclTensor* const* tensors, size_t inputs,
+                size_t total) {
   Log(LogLevel::kInfo, "%s: op %s %s: %zu input(s), %zu output(s).", kApi, op_type,
       op_name != nullptr ? op_name : "", inputs, total - inputs);
   for (size_t i = 0; i < total; ++i) {

@@ -36,8 +36,7 @@ List* CreateList(const char* api, const char* element_type, const Element* const
     for (uint64_t i = 0; i < size; ++i) {
       if (values[i] != nullptr && !IsLive(values[i])) {
         Fail(ACLNN_ERR_PARAM_INVALID, "%s: element %llu (%p) is not a live %s.", api,
-             static_cast<unsigned long long>(i), static_cast<const void*>(values[i]),
-             element_type);
+             static_cast<unsigned long long>(i), static_cast<const void*>(values[i]), element_type);
         return nullptr;
       }
     }

@@ -106,8 +106,14 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   auto* tensor = new (std::nothrow) aclTensor;
   if (tensor == nullptr) return nullptr;
-  if (!openaclnn::Describe(tensor, viewDims, viewDimsNum, dataType, stride, offset, format,
-                           storageDims, storageDimsNum, tensorData)) {
+  bool described = false;
+  try {
+    described = openaclnn::Describe(tensor, viewDims, viewDimsNum, dataType, stride, offset,
+                                    format, storageDims, storageDimsNum, tensorData);
+  } catch (const std::bad_alloc&) {
+    Fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateTensor: out of memory.");
+  }
+  if (!described) {
     delete tensor;
     return nullptr;
   }
@@ -126,13 +132,17 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
   if (!openaclnn::IsLiveTensor(tensor)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "aclInitTensor: tensor is not a live aclTensor.");
   }
-  aclTensor updated;
-  if (!openaclnn::Describe(&updated, viewDims, viewDimsNum, dataType, stride, offset, format,
-                           storageDims, storageDimsNum, tensorDataAddr)) {
-    return ACLNN_ERR_PARAM_INVALID;
+  try {
+    aclTensor updated;
+    if (!openaclnn::Describe(&updated, viewDims, viewDimsNum, dataType, stride, offset, format,
+                             storageDims, storageDimsNum, tensorDataAddr)) {
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+    *tensor = std::move(updated);
+    return ACLNN_SUCCESS;
+  } catch (const std::bad_alloc&) {
+    return Fail(ACLNN_ERR_INNER_NULLPTR, "aclInitTensor: out of memory.");
   }
-  *tensor = std::move(updated);
-  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {

@@ -49,8 +49,8 @@ aclnnStatus CopyDims(const char* api, const std::vector<int64_t>& dims, int64_t*
 }
 
 aclnnStatus GetDims(const char* api, const char* out_name, const char* count_name,
-                    const aclTensor* tensor, std::vector<int64_t> aclTensor::*member,
-                    int64_t** out, uint64_t* count) {
+                    const aclTensor* tensor, std::vector<int64_t> aclTensor::*member, int64_t** out,
+                    uint64_t* count) {
   if (aclnnStatus status = CheckTensor(api, tensor)) return status;
   if (aclnnStatus status = CheckOut(api, out_name, out)) return status;
   if (aclnnStatus status = CheckOut(api, count_name, count)) return status;

@@ -150,11 +150,89 @@ aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tenso
               static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
 }
 
-std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, const BceOperands& operands,
-                                  uint64_t* workspace_size) {
+namespace {
+
+BceOperands GradientOperands(const aclTensor* grad_output, const aclTensor* self,
+                             const aclTensor* target, const aclTensor* weight,
+                             const aclTensor* pos_weight, const aclTensor* out) {
+  BceOperands operands;
+  const aclTensor* in_api_order[] = {grad_output, self, target, weight, pos_weight, out};
+  const OperandIndex roles[] = {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut};
+  for (int slot = 0; slot < kOperandCount; ++slot) {
+    operands.tensor[roles[slot]] = in_api_order[slot];
+    operands.slot[roles[slot]] = slot;
+  }
+  return operands;
+}
+
+aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
+                             const char* out_name, int64_t reduction, uint64_t* workspace_size,
+                             aclOpExecutor** executor) {
+  const char* names[kOperandCount] = {"self",      "target",     "weight",
+                                      "posWeight", "gradOutput", out_name};
+  const aclTensor* const* tensor = operands.tensor;
+  const aclTensor* self = tensor[kSelf];
+  for (int which : {kGradOutput, kSelf, kTarget, kOut}) {
+    OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
+  }
+  for (int which : {kWeight, kPosWeight}) {
+    if (tensor[which] != nullptr) {
+      OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
+    }
+  }
+  OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
+  for (int which : {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut}) {
+    OPENACLNN_RETURN_IF_ERROR(check.Layout(names[which], tensor[which]));
+  }
+  for (int which : {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut}) {
+    OPENACLNN_RETURN_IF_ERROR(check.SupportedType(names[which], tensor[which]));
+  }
+  OPENACLNN_RETURN_IF_ERROR(check.SameType(out_name, tensor[kOut], "target", tensor[kTarget]));
+  OPENACLNN_RETURN_IF_ERROR(check.SameFormat("target", tensor[kTarget], "self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SameFormat(out_name, tensor[kOut], "self", self));
+  if (ElementCount(self->view_shape) > 0) {  // as CANN, shapes of an empty self go unchecked
+    OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", tensor[kTarget], "self", self));
+    OPENACLNN_RETURN_IF_ERROR(check.SameShape(out_name, tensor[kOut], "self", self));
+    for (int which : {kGradOutput, kWeight, kPosWeight}) {
+      OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto(names[which], tensor[which], self));
+    }
+  }
+  return check.Reduction(reduction);
+}
+
+std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
+                                   uint64_t* workspace_size) {
+  *workspace_size = 0;
+  if (ElementCount(operands.tensor[kSelf]->view_shape) == 0) return nullptr;
+  // The gradient is element-wise whatever the forward reduced: mean only scales it by 1/N.
+  const double count = static_cast<double>(ElementCount(operands.tensor[kSelf]->view_shape));
+  const float scale =
+      reduction == static_cast<int64_t>(Reduction::kMean) ? static_cast<float>(1.0 / count) : 1.0f;
+  return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
+}
+
+}  // namespace
+
+aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
+                                     const aclTensor* grad_output, const aclTensor* self,
+                                     const aclTensor* target, const aclTensor* weight,
+                                     const aclTensor* pos_weight, int64_t reduction,
+                                     const aclTensor* out, uint64_t* workspace_size,
+                                     aclOpExecutor** executor) {
+  const BceOperands operands = GradientOperands(grad_output, self, target, weight, pos_weight, out);
+  OPENACLNN_RETURN_IF_ERROR(ValidateGradient(ArgumentChecker{api}, operands, out_name, reduction,
+                                             workspace_size, executor));
+  return HandOut(
+      api, {grad_output, self, target, weight, pos_weight}, {out}, workspace_size, executor,
+      [&](uint64_t* workspace) { return PlanGradient(kind, operands, reduction, workspace); });
+}
+
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, float gradient_scale,
+                                  const BceOperands& operands, uint64_t* workspace_size) {
   BceProblem problem;
   problem.kind = kind;
   problem.reduction = reduction;
+  problem.gradient_scale = gradient_scale;
   const std::vector<int64_t>& shape = operands.tensor[kSelf]->view_shape;
   const int rank = static_cast<int>(shape.size());
   problem.count = ElementCount(shape);
@@ -179,9 +257,6 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, const BceO
     for (int d = 0; d < rank; ++d) operand.strides[d] = aligned[d];
   }
   problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
-  if (kind != LossKind::kLoss && reduction == Reduction::kMean) {
-    problem.gradient_scale = static_cast<float>(1.0 / static_cast<double>(problem.count));
-  }
   *workspace_size = BceWorkspaceBytes(problem);
   return std::make_unique<BcePlan>(problem);
 }

@@ -46,9 +46,20 @@ struct BceOperands {
   int slot[kOperandCount] = {-1, -1, -1, -1, -1, -1};
 };
 
-// The fused pass over self's (non-empty) shape, as the executor runs it.
-std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, const BceOperands& operands,
-                                  uint64_t* workspace_size);
+// Phase 1 of either gradient op (they differ only in what they compute and call their
+// output): CANN's checks in CANN's order (backward.md a.3) with the DECISIONS changes, then the
+// plan, then the executor.
+aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
+                                     const aclTensor* grad_output, const aclTensor* self,
+                                     const aclTensor* target, const aclTensor* weight,
+                                     const aclTensor* pos_weight, int64_t reduction,
+                                     const aclTensor* out, uint64_t* workspace_size,
+                                     aclOpExecutor** executor);
+
+// The fused pass over self's (non-empty) shape, as the executor runs it; gradients are
+// multiplied by `gradient_scale`.
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, float gradient_scale,
+                                  const BceOperands& operands, uint64_t* workspace_size);
 // Writes `value` into every element of the output (the result of a mean or sum over nothing).
 std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value);
 

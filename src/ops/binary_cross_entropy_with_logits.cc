@@ -55,7 +55,7 @@ std::unique_ptr<Plan> PlanLoss(const BceOperands& op, Reduction reduction,
                                uint64_t* workspace_size) {
   *workspace_size = 0;
   if (ElementCount(op.tensor[kSelf]->view_shape) > 0) {
-    return MakeBcePlan(LossKind::kLoss, reduction, op, workspace_size);
+    return MakeBcePlan(LossKind::kLoss, reduction, 1.0f, op, workspace_size);
   }
   // Over no elements: none has nothing to write, a mean is NaN and a sum is 0 (as CANN).
   switch (reduction) {

@@ -67,8 +67,7 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
     {
       std::lock_guard<std::mutex> lock(table.mu);
       if (table.live.erase(dataBuffer) == 0) {
-        return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "dataBuffer",
-                             PointerText(dataBuffer),
+        return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "dataBuffer", PointerText(dataBuffer),
                              "it is not a live data buffer (never created, or already destroyed)");
       }
     }
@@ -97,8 +96,10 @@ void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   if (dataBuffer == nullptr) return 0;
   if (dataBuffer->size > std::numeric_limits<uint32_t>::max()) {
-    Log(LogLevel::kWarning, "aclGetDataBufferSize: size %zu does not fit in 32 bits; use "
-                            "aclGetDataBufferSizeV2", dataBuffer->size);
+    Log(LogLevel::kWarning,
+        "aclGetDataBufferSize: size %zu does not fit in 32 bits; use "
+        "aclGetDataBufferSizeV2",
+        dataBuffer->size);
   }
   return static_cast<uint32_t>(dataBuffer->size);
 }

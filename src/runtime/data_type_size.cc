@@ -1,9 +1,10 @@
 // aclDataTypeSize, with CANN's table (data_buffer.cpp): sub-byte types report 1 and anything the
 // table does not list (including the 6- and 4-bit float types) reports 8.
 #include "acl/acl_base.h"
+#include "runtime/report.h"
 
 extern "C" size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
+  switch (openaclnn::EnumValue(dataType)) {
     case ACL_STRING:
     case ACL_DT_UNDEFINED:
       return 0;

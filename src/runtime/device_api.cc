@@ -15,9 +15,8 @@ aclError CheckDeviceId(const char* func, int64_t device) {
                          func, backend.unavailable_reason.c_str());
   }
   if (device >= 0 && device < static_cast<int64_t>(DeviceCount())) return ACL_SUCCESS;
-  const std::string reason =
-      "valid device ids are 0.." + std::to_string(DeviceCount() - 1) + " (" + backend.name +
-      " backend)";
+  const std::string reason = "valid device ids are 0.." + std::to_string(DeviceCount() - 1) + " (" +
+                             backend.name + " backend)";
   return ReportInvalid(ACL_ERROR_RT_INVALID_DEVICEID, func, "deviceId", std::to_string(device),
                        reason.c_str());
 }
@@ -125,7 +124,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     if (value == nullptr) return ReportNull(func, "value");
     if (const aclError status = CheckDeviceId(func, deviceId)) return status;
     const Device* device = GetDevice(static_cast<int32_t>(deviceId));
-    switch (deviceInfo) {
+    switch (EnumValue(deviceInfo)) {
       case ACL_DEVICE_INFO_AI_CORE_NUM:
       case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
         *value = device->ComputeUnits();
@@ -135,7 +134,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         return ACL_SUCCESS;
       default:
         return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "deviceInfo",
-                             std::to_string(static_cast<int>(deviceInfo)),
+                             std::to_string(EnumValue(deviceInfo)),
                              "must be ACL_DEVICE_INFO_AI_CORE_NUM, _VECTOR_CORE_NUM or _L2_SIZE");
     }
   });

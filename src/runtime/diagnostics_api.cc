@@ -12,8 +12,8 @@ using namespace openaclnn;
 
 namespace {
 
-LogLevel ToLogLevel(aclLogLevel level) {
-  switch (level) {
+LogLevel ToLogLevel(const aclLogLevel& level) {
+  switch (EnumValue(level)) {
     case ACL_DEBUG:
       return LogLevel::kDebug;
     case ACL_INFO:
@@ -25,10 +25,9 @@ LogLevel ToLogLevel(aclLogLevel level) {
   }
 }
 
-aclError CheckErrLevel(const char* func, aclrtLastErrLevel level) {
-  if (level == ACL_RT_THREAD_LEVEL) return ACL_SUCCESS;
-  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "level",
-                       std::to_string(static_cast<int>(level)),
+aclError CheckErrLevel(const char* func, const aclrtLastErrLevel& level) {
+  if (EnumValue(level) == ACL_RT_THREAD_LEVEL) return ACL_SUCCESS;
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "level", std::to_string(EnumValue(level)),
                        "only ACL_RT_THREAD_LEVEL (0) is defined");
 }
 

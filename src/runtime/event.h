@@ -15,8 +15,8 @@ class Event {
   using Clock = std::chrono::steady_clock;
 
   struct State {
-    bool recorded;  // aclrtRecordEvent was called at least once
-    bool complete;  // the latest record has been reached by its stream
+    bool recorded;            // aclrtRecordEvent was called at least once
+    bool complete;            // the latest record has been reached by its stream
     Clock::time_point stamp;  // when the latest record completed
   };
 
@@ -47,10 +47,10 @@ class Event {
   std::atomic<int> refs_{1};
   std::mutex mu_;
   std::condition_variable cv_;
-  uint64_t recorded_ = 0;                // guarded by mu_
+  uint64_t recorded_ = 0;               // guarded by mu_
   std::atomic<uint64_t> completed_{0};  // highest completed record; written under mu_
-  Clock::time_point stamp_{};            // guarded by mu_
-  int waiters_ = 0;                      // guarded by mu_
+  Clock::time_point stamp_{};           // guarded by mu_
+  int waiters_ = 0;                     // guarded by mu_
 };
 
 // The live-event table.

@@ -37,7 +37,8 @@ uint16_t MagnitudeToHalf(uint32_t exponent, uint32_t mantissa) {
   if (unbiased >= 16) return kSaturated;
   if (unbiased >= -14) {
     // Normal half: the carry out of a rounded-up mantissa correctly bumps the exponent.
-    const uint32_t half = (static_cast<uint32_t>(unbiased + 15) << 10) + ShiftRoundEven(mantissa, 13);
+    const uint32_t half =
+        (static_cast<uint32_t>(unbiased + 15) << 10) + ShiftRoundEven(mantissa, 13);
     return half > kSaturated ? kSaturated : static_cast<uint16_t>(half);
   }
   if (unbiased < -25 || exponent == 0) return 0;  // below half the smallest subnormal

@@ -36,9 +36,17 @@ size_t ReadMeminfoKiB(const char* key) {
   return kib;
 }
 
+size_t PhysicalBytes() {
+  static const size_t bytes = HostMemoryInfo().total_bytes;
+  return bytes;
+}
+
 }  // namespace
 
 void* AllocateHostBlock(size_t bytes, PagePolicy policy) {
+  // Overcommit would hand out a block larger than RAM and fail only when it is touched; refuse it
+  // now, as a device with that little memory would.
+  if (bytes > PhysicalBytes()) return nullptr;
   const size_t alignment = bytes >= kHugePageBytes ? kHugePageBytes : kBlockAlignment;
   void* address = nullptr;
   if (posix_memalign(&address, alignment, bytes) != 0) return nullptr;

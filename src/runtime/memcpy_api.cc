@@ -34,10 +34,10 @@ void FillBytes(void* dst, unsigned char value, size_t count) {
   }
 }
 
-aclError CheckKind(const char* func, aclrtMemcpyKind kind, aclrtMemcpyKind last) {
-  if (kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= last) return ACL_SUCCESS;
-  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "kind",
-                       std::to_string(static_cast<int>(kind)),
+aclError CheckKind(const char* func, const aclrtMemcpyKind& kind, int64_t last) {
+  const int64_t value = EnumValue(kind);
+  if (value >= ACL_MEMCPY_HOST_TO_HOST && value <= last) return ACL_SUCCESS;
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "kind", std::to_string(value),
                        "must be an aclrtMemcpyKind value");
 }
 
@@ -52,7 +52,7 @@ aclError CheckFits(const char* func, const char* count_name, size_t count, const
 
 // Validation shared by aclrtMemcpy and aclrtMemcpyAsync, in CANN's order.
 aclError CheckCopy(const char* func, void* dst, size_t destMax, const void* src, size_t count,
-                   aclrtMemcpyKind kind) {
+                   const aclrtMemcpyKind& kind) {
   if (dst == nullptr) return ReportNull(func, "dst");
   if (src == nullptr) return ReportNull(func, "src");
   if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)) {
@@ -67,7 +67,7 @@ aclError CheckFill(const char* func, void* devPtr, size_t maxCount, size_t count
 }
 
 aclError Check2d(const char* func, void* dst, size_t dpitch, const void* src, size_t spitch,
-                 size_t width, aclrtMemcpyKind kind) {
+                 size_t width, const aclrtMemcpyKind& kind) {
   if (dst == nullptr) return ReportNull(func, "dst");
   if (src == nullptr) return ReportNull(func, "src");
   if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_DEFAULT)) return status;

@@ -14,10 +14,10 @@ constexpr size_t kSizeGranule = 32;
 // Larger requests cannot be rounded without overflowing (and could never be satisfied anyway).
 constexpr size_t kMaxBlockBytes = size_t{1} << 62;
 
-PagePolicy ToPagePolicy(aclrtMemMallocPolicy policy) {
+PagePolicy ToPagePolicy(const aclrtMemMallocPolicy& policy) {
   // The low byte selects the policy; the bits above are bandwidth/access flags. Values outside the
   // enum fall back to the default, as in CANN.
-  switch (static_cast<uint32_t>(policy) & 0xFFU) {
+  switch (EnumValue(policy) & 0xFF) {
     case ACL_MEM_MALLOC_HUGE_ONLY:
     case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
     case ACL_MEM_MALLOC_HUGE1G_ONLY:
@@ -51,7 +51,7 @@ aclError OutOfMemory(const char* func, size_t size) {
 }
 
 aclError MallocDevice(const char* func, void** devPtr, size_t size,
-                      aclrtMemMallocPolicy policy) {
+                      const aclrtMemMallocPolicy& policy) {
   if (devPtr == nullptr) return ReportNull(func, "devPtr");
   if (const aclError status = CheckSize(func, size)) return status;
   Context* context = nullptr;
@@ -149,9 +149,8 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return Guarded(__func__, [&](const char* func) {
     if (free == nullptr) return ReportNull(func, "free");
     if (total == nullptr) return ReportNull(func, "total");
-    if (attr < ACL_DDR_MEM || attr > ACL_MEM_P2P_HUGE1G) {
-      return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "attr",
-                           std::to_string(static_cast<int>(attr)),
+    if (EnumValue(attr) < ACL_DDR_MEM || EnumValue(attr) > ACL_MEM_P2P_HUGE1G) {
+      return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "attr", std::to_string(EnumValue(attr)),
                            "must be an aclrtMemAttr value (0..17)");
     }
     Context* context = nullptr;

@@ -2,9 +2,12 @@
 // aclGetRecentErrMsg, remembers the code for aclrtGetLastError, and returns the code.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <system_error>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "runtime/error.h"
@@ -24,6 +27,15 @@ aclError ReportFailure(aclError code, ErrorKind kind, const char* format, ...)
 
 // The calling thread's last failure code (aclrtGetLastError / aclrtPeekAtLastError).
 aclError LastError(bool clear);
+
+// The integer a caller passed for an enum parameter. Read through memcpy: a C caller may pass any
+// int, and loading an out-of-range value as the C++ enum type is undefined behaviour.
+template <class E>
+int64_t EnumValue(const E& value) {
+  std::underlying_type_t<E> raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return static_cast<int64_t>(raw);
+}
 
 // Formats a handle or address for messages.
 std::string PointerText(const void* pointer);

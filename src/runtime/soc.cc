@@ -15,12 +15,12 @@ namespace {
 
 constexpr const char* kDefaultSoc = "Ascend910B";
 
-constexpr const char* kBf16Families[] = {"Ascend910B", "Ascend910_93", "Ascend910_95",
-                                         "Ascend950", "Ascend910E"};
+constexpr const char* kBf16Families[] = {"Ascend910B", "Ascend910_93", "Ascend910_95", "Ascend950",
+                                         "Ascend910E"};
 // Checked after kBf16Families, so the "Ascend910" prefix only catches first-generation parts
 // (Ascend910, Ascend910A, Ascend910ProA, Ascend910ProB, Ascend910PremiumA).
 constexpr const char* kOtherFamilies[] = {"Ascend910", "Ascend310", "Ascend610", "BS9SX1",
-                                          "Ascend031", "Ascend035", "MC61", "MC62"};
+                                          "Ascend031", "Ascend035", "MC61",      "MC62"};
 
 bool StartsWith(const char* text, const char* prefix) {
   return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
@@ -106,7 +106,7 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
   return Guarded(__func__, [&](const char* func) {
     if (value == nullptr) return ReportNull(func, "value");
-    switch (cannAttr) {
+    switch (EnumValue(cannAttr)) {
       case ACL_CANN_ATTR_INF_NAN:
         *value = 1;  // kernels follow IEEE inf/NaN semantics
         return ACL_SUCCESS;
@@ -118,7 +118,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
         return ACL_SUCCESS;
       default:
         return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "cannAttr",
-                             std::to_string(static_cast<int>(cannAttr)),
+                             std::to_string(EnumValue(cannAttr)),
                              "must be ACL_CANN_ATTR_INF_NAN, _BF16 or _JIT_COMPILE");
     }
   });

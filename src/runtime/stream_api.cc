@@ -133,9 +133,10 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
                              aclrtStream stream) {
   return Guarded(__func__, [&](const char* func) {
     if (fn == nullptr) return ReportNull(func, "fn");
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
+    if (EnumValue(blockType) != ACL_CALLBACK_NO_BLOCK &&
+        EnumValue(blockType) != ACL_CALLBACK_BLOCK) {
       return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "blockType",
-                           std::to_string(static_cast<int>(blockType)),
+                           std::to_string(EnumValue(blockType)),
                            "must be ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)");
     }
     Stream* target = nullptr;

@@ -62,8 +62,8 @@ class Stream {
   size_t head_ = 0;
   size_t count_ = 0;
   bool worker_sleeping_ = false;
-  bool stop_ = false;      // exit once the queue is empty
-  bool abandon_ = false;   // exit without running what is queued
+  bool stop_ = false;     // exit once the queue is empty
+  bool abandon_ = false;  // exit without running what is queued
   bool exited_ = false;
 
   std::atomic<size_t> queued_{0};       // mirror of count_ for lock-free polling by the worker

@@ -26,13 +26,12 @@ std::array<int64_t, kProcessOptions>& ProcessTable() {
   return *table;
 }
 
-aclError CheckOption(const char* func, aclSysParamOpt opt, int options) {
-  const int index = static_cast<int>(opt);
+aclError CheckOption(const char* func, const aclSysParamOpt& opt, int options) {
+  const int64_t index = EnumValue(opt);
   if (index >= 0 && index < options) return ACL_SUCCESS;
   const std::string reason =
       "valid options here are 0.." + std::to_string(options - 1) + " (aclSysParamOpt)";
-  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "opt", std::to_string(index),
-                       reason.c_str());
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "opt", std::to_string(index), reason.c_str());
 }
 
 // Deterministic levels are 0 (off) .. 3 (batch consistency); the other options are switches.
@@ -47,8 +46,8 @@ aclError CheckValue(const char* func, aclSysParamOpt opt, int64_t value) {
 
 }  // namespace
 
-int64_t SysParam(aclSysParamOpt opt) {
-  const int index = static_cast<int>(opt);
+int64_t SysParam(const aclSysParamOpt& opt) {
+  const int64_t index = EnumValue(opt);
   if (index < 0 || index >= kProcessOptions) return 0;
   std::lock_guard<std::mutex> lock(TableMutex());
   return ProcessTable()[static_cast<size_t>(index)];

@@ -8,6 +8,6 @@
 namespace openaclnn {
 
 // The process-level value of `opt` (0 when never set), as aclrtGetSysParamOpt reports it.
-int64_t SysParam(aclSysParamOpt opt);
+int64_t SysParam(const aclSysParamOpt& opt);
 
 }  // namespace openaclnn

@@ -44,8 +44,8 @@ std::vector<int64_t> Dims(int64_t* dims, uint64_t count) {
 
 aclTensor* Contiguous(std::vector<int64_t> shape, aclDataType dtype = ACL_FLOAT,
                       void* data = nullptr) {
-  return aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, ACL_FORMAT_ND,
-                         shape.data(), shape.size(), data);
+  return aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, ACL_FORMAT_ND, shape.data(),
+                         shape.size(), data);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,13 +125,11 @@ TEST_F(BaseApiTest, RankZeroTensorReportsEmptyShapeWithAValidArray) {
 
 TEST_F(BaseApiTest, CreateTensorReturnsNullForMissingDims) {
   const int64_t shape[] = {2, 3};
-  EXPECT_EQ(
-      aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 2, nullptr),
-      nullptr);
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 2, nullptr),
+            nullptr);
   EXPECT_NE(RecentError().find(kParamError), std::string::npos);
-  EXPECT_EQ(
-      aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 2, nullptr),
-      nullptr);
+  EXPECT_EQ(aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 2, nullptr),
+            nullptr);
   EXPECT_NE(RecentError().find(kParamError), std::string::npos);
 }
 
@@ -153,12 +151,12 @@ TEST_F(BaseApiTest, InitTensorReplacesTheDescription) {
   ASSERT_EQ(aclGetRawTensorAddr(tensor, &address), ACLNN_SUCCESS);
   EXPECT_EQ(address, &data);
 
-  EXPECT_EQ(aclInitTensor(nullptr, shape, 1, ACL_INT32, nullptr, 0, ACL_FORMAT_ND, shape, 1,
-                          nullptr),
-            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      aclInitTensor(nullptr, shape, 1, ACL_INT32, nullptr, 0, ACL_FORMAT_ND, shape, 1, nullptr),
+      ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_NE(RecentError().find(kParamError), std::string::npos);
-  EXPECT_EQ(aclInitTensor(Bogus<aclTensor>(), shape, 1, ACL_INT32, nullptr, 0, ACL_FORMAT_ND,
-                          shape, 1, nullptr),
+  EXPECT_EQ(aclInitTensor(Bogus<aclTensor>(), shape, 1, ACL_INT32, nullptr, 0, ACL_FORMAT_ND, shape,
+                          1, nullptr),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(RecentError().find(kParamError), std::string::npos);
   EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
@@ -252,10 +250,12 @@ TEST_F(BaseApiTest, RawTensorAddressRoundTrips) {
 TEST_F(BaseApiTest, CreateScalarAcceptsEveryValueType) {
   alignas(16) unsigned char value[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   for (aclDataType dtype :
-       {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_UINT32,
-        ACL_INT64, ACL_UINT64, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16,
-        ACL_INT4, ACL_UINT1, ACL_COMPLEX32, ACL_HIFLOAT8, ACL_FLOAT8_E5M2, ACL_FLOAT8_E4M3FN,
-        ACL_FLOAT8_E8M0, ACL_FLOAT6_E3M2, ACL_FLOAT6_E2M3, ACL_FLOAT4_E2M1, ACL_FLOAT4_E1M2}) {
+       {ACL_FLOAT,         ACL_FLOAT16,     ACL_INT8,        ACL_INT32,       ACL_UINT8,
+        ACL_INT16,         ACL_UINT16,      ACL_UINT32,      ACL_INT64,       ACL_UINT64,
+        ACL_DOUBLE,        ACL_BOOL,        ACL_COMPLEX64,   ACL_COMPLEX128,  ACL_BF16,
+        ACL_INT4,          ACL_UINT1,       ACL_COMPLEX32,   ACL_HIFLOAT8,    ACL_FLOAT8_E5M2,
+        ACL_FLOAT8_E4M3FN, ACL_FLOAT8_E8M0, ACL_FLOAT6_E3M2, ACL_FLOAT6_E2M3, ACL_FLOAT4_E2M1,
+        ACL_FLOAT4_E1M2}) {
     aclScalar* scalar = aclCreateScalar(value, dtype);
     ASSERT_NE(scalar, nullptr) << dtype;
     EXPECT_EQ(aclDestroyScalar(scalar), ACLNN_SUCCESS);
@@ -505,8 +505,8 @@ TEST_F(BaseApiTest, ScalarListEdgeCases) {
 
 TEST_F(BaseApiTest, DynamicTensorAddressesNeedAListArgument) {
   using Setter = aclnnStatus (*)(aclOpExecutor*, size_t, const size_t, aclTensorList*, void*);
-  const Setter setters[] = {&aclSetDynamicInputTensorAddr, &aclSetDynamicOutputTensorAddr,
-                            &aclSetDynamicTensorAddr,      &AclSetDynamicInputTensorAddr,
+  const Setter setters[] = {&aclSetDynamicInputTensorAddr,  &aclSetDynamicOutputTensorAddr,
+                            &aclSetDynamicTensorAddr,       &AclSetDynamicInputTensorAddr,
                             &AclSetDynamicOutputTensorAddr, &AclSetDynamicTensorAddr};
   aclTensor* tensors[] = {Contiguous({2})};
   aclTensorList* list = aclCreateTensorList(tensors, 1);
@@ -555,7 +555,7 @@ TEST_F(BaseApiTest, InitAcceptsNullAndReadableConfigsRepeatedly) {
   unlink(path);
 }
 
-TEST_F(BaseApiTest, InitRejectsMissingOrUnreadableConfigs) {
+TEST_F(BaseApiTest, InitRejectsMissingConfigsAndDirectories) {
   EXPECT_EQ(aclnnInit("/nonexistent/openaclnn/config.json"), ACLNN_ERR_PARAM_INVALID);
   std::string message = RecentError();
   EXPECT_NE(message.find(kParamError), std::string::npos);
@@ -563,7 +563,9 @@ TEST_F(BaseApiTest, InitRejectsMissingOrUnreadableConfigs) {
 
   EXPECT_EQ(aclnnInit("/tmp"), ACLNN_ERR_PARAM_INVALID);  // a directory is not a config file
   EXPECT_NE(RecentError().find(kParamError), std::string::npos);
+}
 
+TEST_F(BaseApiTest, InitRejectsUnreadableConfigs) {
   if (geteuid() == 0) GTEST_SKIP() << "root reads files whatever their mode";
   char path[] = "/tmp/openaclnn_base_api_XXXXXX";
   const int fd = mkstemp(path);
@@ -603,21 +605,22 @@ TEST_F(BaseApiTest, DumpOpTensorsValidatesArguments) {
   EXPECT_EQ(aclDestroyTensor(tensors[2]), ACLNN_SUCCESS);
 }
 
+// Runs in a death-test child: turns info logging on before anything logs, dumps, and exits.
+void DumpWithInfoLogging() {
+  setenv("OPENACLNN_LOG_LEVEL", "info", 1);
+  unsetenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+  aclTensor* tensors[] = {Contiguous({2, 3}), Contiguous({5}, ACL_FLOAT16)};
+  const aclnnStatus status = aclDumpOpTensors("MyAdd", "node7", tensors, 1, 1, nullptr);
+  aclDestroyTensor(tensors[0]);
+  aclDestroyTensor(tensors[1]);
+  std::exit(status == ACLNN_SUCCESS ? 0 : 1);
+}
+
 TEST_F(BaseApiTest, DumpOpTensorsLogsShapesAndTypesAtInfoLevel) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child reads the log settings afresh
-  EXPECT_EXIT(
-      {
-        setenv("OPENACLNN_LOG_LEVEL", "info", 1);
-        unsetenv("ASCEND_SLOG_PRINT_TO_STDOUT");
-        aclTensor* tensors[] = {Contiguous({2, 3}), Contiguous({5}, ACL_FLOAT16)};
-        const aclnnStatus status = aclDumpOpTensors("MyAdd", "node7", tensors, 1, 1, nullptr);
-        aclDestroyTensor(tensors[0]);
-        aclDestroyTensor(tensors[1]);
-        std::exit(status == ACLNN_SUCCESS ? 0 : 1);
-      },
-      ::testing::ExitedWithCode(0),
-      "MyAdd input 0: shape \\[2,3\\], dtype DT_FLOAT(.|\n)*MyAdd output 0: shape \\[5\\], dtype "
-      "DT_FLOAT16");
+  EXPECT_EXIT(DumpWithInfoLogging(), ::testing::ExitedWithCode(0),
+              "MyAdd input 0: shape \\[2,3\\], dtype DT_FLOAT(.|\n)*MyAdd output 0: shape "
+              "\\[5\\], dtype DT_FLOAT16");
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
-#include <cstring>
 
 #include "acl/acl_base.h"
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite: a release build with every test (C API, units, PyTorch differential
+# and accuracy suites, ATK conformance, install + CANN link lines), then the C/C++ tests again
+# under AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh test
+jobs=$(nproc)
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_TESTS=ON
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DOPENACLNN_SANITIZE=address,undefined -DOPENACLNN_BUILD_TESTS=ON
+cmake --build build-sanitize -j "$jobs"
+# The Python suites load the library into an uninstrumented interpreter and the install check
+# links uninstrumented programs; both ran above.
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE "python|install"

@@ -1,0 +1,185 @@
+// Device tensors built the way CANN samples build them, for tests that call the ops' C API.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+
+namespace openaclnn::testing {
+
+inline uint16_t ToHalf(float value) { return aclFloatToFloat16(value); }
+
+// fp32 -> bf16 by round to nearest even (finite values only in these tests).
+inline uint16_t ToBFloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+// IEEE binary16 -> fp32 (aclFloat16ToFloat, as in CANN, has no Inf/NaN, so tests decode
+// themselves).
+inline float FromHalf(uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1f;
+  const int mantissa = bits & 0x3ff;
+  float magnitude;
+  if (exponent == 0x1f) {
+    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
+                         : std::numeric_limits<float>::infinity();
+  } else if (exponent == 0) {
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  } else {
+    magnitude = std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
+  }
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+inline float FromBFloat16(uint16_t bits) {
+  const uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+
+// Owns a device buffer and the aclTensor viewing it.
+class DeviceTensor {
+ public:
+  // A contiguous tensor holding `values` (converted to `dtype`; fp32/fp16/bf16/double).
+  DeviceTensor(std::vector<int64_t> shape, aclDataType dtype, const std::vector<float>& values)
+      : DeviceTensor(shape, dtype, values, {}, 0, shape) {}
+
+  // Any view: `storage_values` fill the storage block of `storage_shape`.
+  DeviceTensor(std::vector<int64_t> shape, aclDataType dtype,
+               const std::vector<float>& storage_values, std::vector<int64_t> strides,
+               int64_t offset, std::vector<int64_t> storage_shape)
+      : dtype_(dtype) {
+    int64_t storage_count = 1;
+    for (int64_t dim : storage_shape) storage_count *= dim;
+    bytes_ = static_cast<size_t>(storage_count) * aclDataTypeSize(dtype);
+    std::vector<unsigned char> host(bytes_ > 0 ? bytes_ : 1);
+    for (int64_t i = 0; i < storage_count; ++i) {
+      const float value = i < static_cast<int64_t>(storage_values.size()) ? storage_values[i] : 0;
+      Store(host.data(), i, value);
+    }
+    EXPECT_EQ(aclrtMalloc(&device_, bytes_ > 0 ? bytes_ : 32, ACL_MEM_MALLOC_HUGE_FIRST),
+              ACL_SUCCESS);
+    if (bytes_ > 0) {
+      EXPECT_EQ(aclrtMemcpy(device_, bytes_, host.data(), bytes_, ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
+    }
+    tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype,
+                              strides.empty() ? nullptr : strides.data(), offset, ACL_FORMAT_ND,
+                              storage_shape.data(), storage_shape.size(), device_);
+  }
+  DeviceTensor(const DeviceTensor&) = delete;
+  DeviceTensor& operator=(const DeviceTensor&) = delete;
+  ~DeviceTensor() {
+    aclDestroyTensor(tensor_);
+    aclrtFree(device_);
+  }
+
+  aclTensor* get() const { return tensor_; }
+  void* device() const { return device_; }
+
+  // The whole storage block, widened to float.
+  std::vector<float> Read() const {
+    std::vector<unsigned char> host(bytes_ > 0 ? bytes_ : 1);
+    if (bytes_ > 0) {
+      EXPECT_EQ(aclrtMemcpy(host.data(), bytes_, device_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_SUCCESS);
+    }
+    std::vector<float> values(bytes_ / aclDataTypeSize(dtype_));
+    for (size_t i = 0; i < values.size(); ++i) values[i] = Load(host.data(), i);
+    return values;
+  }
+
+ private:
+  void Store(unsigned char* host, int64_t i, float value) const {
+    switch (dtype_) {
+      case ACL_FLOAT16: {
+        const uint16_t bits = ToHalf(value);
+        std::memcpy(host + 2 * i, &bits, 2);
+        break;
+      }
+      case ACL_BF16: {
+        const uint16_t bits = ToBFloat16(value);
+        std::memcpy(host + 2 * i, &bits, 2);
+        break;
+      }
+      case ACL_DOUBLE: {
+        const double wide = value;
+        std::memcpy(host + 8 * i, &wide, 8);
+        break;
+      }
+      default:
+        std::memcpy(host + 4 * i, &value, 4);
+    }
+  }
+  float Load(const unsigned char* host, size_t i) const {
+    uint16_t bits;
+    switch (dtype_) {
+      case ACL_FLOAT16:
+        std::memcpy(&bits, host + 2 * i, 2);
+        return FromHalf(bits);
+      case ACL_BF16:
+        std::memcpy(&bits, host + 2 * i, 2);
+        return FromBFloat16(bits);
+      case ACL_DOUBLE: {
+        double wide;
+        std::memcpy(&wide, host + 8 * i, 8);
+        return static_cast<float>(wide);
+      }
+      default: {
+        float value;
+        std::memcpy(&value, host + 4 * i, 4);
+        return value;
+      }
+    }
+  }
+
+  aclDataType dtype_;
+  size_t bytes_ = 0;
+  void* device_ = nullptr;
+  aclTensor* tensor_ = nullptr;
+};
+
+// A device and stream for the whole test program.
+class AclEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    aclInit(nullptr);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+  static inline aclrtStream stream = nullptr;
+};
+
+// The recent error text, which must exist after a failure and name `word`.
+inline ::testing::AssertionResult ErrorMentions(const std::string& word) {
+  const std::string text = aclGetRecentErrMsg();
+  if (text.find(word) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "error message \"" << text << "\" lacks \"" << word << "\"";
+}
+
+// The exact loss in fp64, the reference the op is compared with.
+inline double ExactLoss(double x, double t, double w, double p) {
+  const double softplus_neg = x > 0 ? std::log1p(std::exp(-x)) : -x + std::log1p(std::exp(x));
+  const double softplus_pos = softplus_neg + x;
+  return w * (p * t * softplus_neg + (1 - t) * softplus_pos);
+}
+
+inline double ExactSigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+}  // namespace openaclnn::testing
