@@ -34,7 +34,7 @@ aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, const Dev
 
 // Both phases and a sync; returns the first failing status.
 aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, const DeviceTensor* weight,
-                const DeviceTensor* pos_weight, int64_t reduction, const DeviceTensor& out) {
+                  const DeviceTensor* pos_weight, int64_t reduction, const DeviceTensor& out) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   if (aclnnStatus status =
@@ -320,7 +320,7 @@ TEST_P(BceForwardValues, MatchTheExactLoss) {
   const Shape out_shape = c.reduction == 0 ? c.shape : Shape{1};
   DeviceTensor out(out_shape, c.target_type, {});
   ASSERT_EQ(RunOp(self, target, c.weighted ? &weight : nullptr, c.weighted ? &pos_weight : nullptr,
-                c.reduction, out),
+                  c.reduction, out),
             ACLNN_SUCCESS);
   const std::vector<float> x = self.Read(), t = target.Read(), w = weight.Read(),
                            p = pos_weight.Read(), got = out.Read();
@@ -343,6 +343,11 @@ TEST_P(BceForwardValues, MatchTheExactLoss) {
   }
 }
 
+std::string ValueCaseName(const ::testing::TestParamInfo<ValueCase>& param) {
+  static const char* const kReductions[] = {"None", "Mean", "Sum"};
+  return std::string(kReductions[param.param.reduction]) + "Case" + std::to_string(param.index);
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, BceForwardValues,
                          ::testing::Values(ValueCase{{5, 5}, ACL_FLOAT, ACL_FLOAT, 1, true},
                                            ValueCase{{5, 5}, ACL_FLOAT, ACL_FLOAT, 2, true},
@@ -351,7 +356,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, BceForwardValues,
                                            ValueCase{{7, 3, 9}, ACL_FLOAT, ACL_FLOAT16, 0, true},
                                            ValueCase{{2, 3, 4, 5}, ACL_BF16, ACL_BF16, 0, true},
                                            ValueCase{{9000}, ACL_BF16, ACL_FLOAT16, 1, true},
-                                           ValueCase{{3, 5000}, ACL_FLOAT, ACL_FLOAT, 2, false}));
+                                           ValueCase{{3, 5000}, ACL_FLOAT, ACL_FLOAT, 2, false}),
+                         ValueCaseName);
 
 TEST(BceForwardValues, TransposedSelfMatchesTheExactLoss) {
   // self is the transpose of a [3,4] storage: a [4,3] view with strides {1,4}.
