@@ -1,0 +1,44 @@
+// ATK case files: the JSON lists of cases CANN's ATK feeds an operator (see
+// docs in shared/spec/forward.md §6.3), read into plain structs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace openaclnn::tools {
+
+enum class AtkDtype { kFloat32, kFloat16, kBFloat16 };
+
+// The operators ATK cases can name, told apart by the case's "aclnn_name".
+enum class AtkOp { kForward, kBackward, kTargetBackward };
+
+struct AtkTensor {
+  std::string name;  // the C API parameter: self, target, weightOptional, ...
+  AtkDtype dtype = AtkDtype::kFloat32;
+  std::vector<int64_t> shape;
+  double low = 0, high = 0;  // inputs are drawn uniformly from [low, high]
+
+  int64_t numel() const;
+};
+
+struct AtkCase {
+  int64_t id = 0;
+  AtkOp op = AtkOp::kForward;
+  std::vector<AtkTensor> inputs;
+  int64_t reduction = 0;  // 0 none, 1 mean, 2 sum
+
+  // The input named `name`, or nullptr when the case does not pass it.
+  const AtkTensor* Find(const std::string& name) const;
+};
+
+// Reads every case of an ATK JSON file; throws std::runtime_error naming the file and case on
+// anything it does not understand, rather than running a case it cannot reproduce.
+std::vector<AtkCase> LoadAtkFile(const std::string& path);
+
+const char* DtypeName(AtkDtype dtype);  // "fp32", "fp16", "bf16" (ATK's spelling)
+size_t DtypeSize(AtkDtype dtype);
+const char* OpName(AtkOp op);  // the aclnn function name
+const char* ReductionName(int64_t reduction);
+
+}  // namespace openaclnn::tools

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The golden and comparison step of `openaclnn atk` (one process per ATK file).
+
+Reads DIR/manifest.json and DIR/data.bin written by the C++ tool, computes each case's golden
+as ATK's executor does -- PyTorch's binary_cross_entropy_with_logits, or its autograd gradient
+for the backward ops -- in float64 on the very inputs the library received, and compares the
+library's output with ATK's "high_precision" single-benchmark standard:
+    rel = |actual - golden| / (|golden| + 1e-7);  MERE = mean(rel) < T,  MARE = max(rel) < 10 T
+with T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) for the output dtype. For information it also
+evaluates PyTorch in the case's own dtypes (fp32 where this PyTorch lacks a CPU kernel) and
+reports the library against it, and it against float64, and the library against the float64
+golden rounded to the output dtype. Writes DIR/results.json.
+
+Usage: atk_golden.py DIR
+"""
+import functools
+import json
+import sys
+
+import numpy as np
+import torch
+
+THRESHOLD = {"fp32": 2.0**-13, "fp16": 2.0**-10, "bf16": 2.0**-7}
+TORCH_DTYPE = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+REDUCTION = {0: "none", 1: "mean", 2: "sum"}
+
+
+def load_tensor(blob, spec):
+    """The dumped tensor as float64 (exact: every fp32/fp16/bf16 value is a float64)."""
+    raw = blob[spec["offset"]:spec["offset"] + spec["nbytes"]]
+    if spec["dtype"] == "fp32":
+        values = np.frombuffer(raw, "<f4")
+    elif spec["dtype"] == "fp16":
+        values = np.frombuffer(raw, "<f2")
+    else:  # bf16: the upper half of an fp32
+        values = (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
+    return torch.from_numpy(values.astype(np.float64).reshape(spec["shape"]))
+
+
+def evaluate(op, reduction, tensors):
+    """ATK's executor: the forward loss, or the gradient autograd gives for self/target."""
+    x, y = tensors["self"], tensors["target"]
+    w, p = tensors.get("weightOptional"), tensors.get("posWeightOptional")
+    if op == "forward":
+        return torch.ops.aten.binary_cross_entropy_with_logits(x, y, w, p, reduction)
+    x = x.detach().clone().requires_grad_(op == "backward")
+    y = y.detach().clone().requires_grad_(op == "target_backward")
+    loss = torch.nn.BCEWithLogitsLoss(weight=w, pos_weight=p, reduction=REDUCTION[reduction])(x, y)
+    grad = tensors["gradOutput"]
+    loss.backward(grad if reduction == 0 else grad.mean() if reduction == 1 else grad.sum())
+    return x.grad if op == "backward" else y.grad
+
+
+def evaluate_in_dtype(op, reduction, tensors, dtypes):
+    """PyTorch in the inputs' own dtypes; where this build lacks the kernel (fp16 on CPU in
+    1.13, some mixed-dtype combinations) in the promoted dtype, then in fp32."""
+    attempts = [dtypes]
+    promoted = functools.reduce(torch.promote_types, dtypes.values())
+    attempts.append({name: promoted for name in dtypes})
+    attempts.append({name: torch.float32 for name in dtypes})
+    for attempt in attempts:
+        try:
+            cast = {name: t.to(attempt[name]) for name, t in tensors.items()}
+            result = evaluate(op, reduction, cast)
+            return result, str(result.dtype).replace("torch.", "")
+        except RuntimeError:
+            continue
+    raise RuntimeError("PyTorch evaluates this case in no dtype")
+
+
+def metrics(actual, golden):
+    """(MERE, MARE) of actual against golden, in float64; NaN where both are NaN counts as 0."""
+    a, g = actual.double().flatten(), golden.detach().double().flatten()
+    if a.numel() == 0:
+        return 0.0, 0.0
+    rel = (a - g).abs() / (g.abs() + 1e-7)
+    both_nan = torch.isnan(a) & torch.isnan(g)
+    rel = torch.where(both_nan, torch.zeros_like(rel), rel)
+    rel = torch.where(torch.isnan(rel), torch.full_like(rel, float("inf")), rel)
+    return rel.mean().item(), rel.max().item()
+
+
+def compare_case(case, blob):
+    specs = {spec["name"]: spec for spec in case["tensors"]}
+    out_spec = specs.pop("out")
+    tensors = {name: load_tensor(blob, spec) for name, spec in specs.items()}
+    actual = load_tensor(blob, out_spec)
+    golden = evaluate(case["op"], case["reduction"], tensors)
+    in_dtype, torch_dtype = evaluate_in_dtype(
+        case["op"], case["reduction"], tensors,
+        {name: TORCH_DTYPE[spec["dtype"]] for name, spec in specs.items()})
+    threshold = THRESHOLD[out_spec["dtype"]]
+    result = {"id": case["id"], "dtype": out_spec["dtype"], "reduction": case["reduction"],
+              "shape": specs["self"]["shape"], "threshold": threshold, "torch_dtype": torch_dtype,
+              "note": ""}
+    if tuple(actual.shape) != tuple(golden.shape):
+        result.update(mere=float("inf"), mare=float("inf"), passed=False,
+                      note="output shape %s, golden shape %s" % (list(actual.shape),
+                                                                 list(golden.shape)))
+    else:
+        # Judged against the float64 golden rounded to the output dtype: the best answer that
+        # dtype can hold. Against the unrounded golden a correctly rounded fp16 result can miss
+        # the thresholds by itself (gradients near 1e-7 are fp16 subnormals, 6e-8 apart).
+        rounded = golden.detach().to(TORCH_DTYPE[out_spec["dtype"]]).to(torch.float64)
+        result["mere"], result["mare"] = metrics(actual, rounded)
+        result["passed"] = result["mere"] < threshold and result["mare"] < 10 * threshold
+    result["vs_torch"] = metrics(actual.reshape(in_dtype.shape), in_dtype) \
+        if actual.numel() == in_dtype.numel() else [float("inf")] * 2
+    result["torch_vs_exact"] = metrics(in_dtype, golden)
+    # Information only: against the unrounded float64 golden.
+    result["vs_rounded"] = metrics(actual.reshape(golden.shape), golden) \
+        if actual.numel() == golden.numel() else [float("inf")] * 2
+    return result
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    directory = sys.argv[1]
+    with open(directory + "/manifest.json") as f:
+        manifest = json.load(f)
+    with open(directory + "/data.bin", "rb") as f:
+        blob = f.read()
+    torch.set_num_threads(1)  # the cases are tiny; threads only add start-up cost
+    results = [compare_case(case, blob) for case in manifest["cases"] if case["error"] is None]
+    with open(directory + "/results.json", "w") as f:
+        json.dump({"torch": torch.__version__, "cases": results}, f)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+// Runs ATK cases through the public C API, as a user program would: inputs drawn with a fixed
+// seed, device tensors, both phases of the op on a stream, synchronize, copy the result back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "atk_case.h"
+
+namespace openaclnn::tools {
+
+// A tensor in host memory: its bytes are the dtype's little-endian encoding, contiguous.
+struct HostTensor {
+  std::string name;
+  AtkDtype dtype = AtkDtype::kFloat32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+};
+
+struct CaseRun {
+  const AtkCase* atk_case = nullptr;
+  std::vector<HostTensor> inputs;
+  HostTensor out;
+  std::string error;  // empty when the C API accepted and ran the case
+};
+
+// aclInit, device 0 and one stream for the life of the object; throws std::runtime_error if the
+// runtime refuses.
+class AclSession {
+ public:
+  AclSession();
+  ~AclSession();
+  AclSession(const AclSession&) = delete;
+  AclSession& operator=(const AclSession&) = delete;
+
+  aclrtStream stream() const { return stream_; }
+
+ private:
+  aclrtStream stream_ = nullptr;
+};
+
+// The case's inputs: each element uniform in the tensor's [low, high], from a std::mt19937_64
+// seeded with (seed, case id), then rounded to the tensor's dtype.
+std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed);
+
+// Generates the inputs and runs the case on `stream`; a C API failure is recorded in `error`.
+CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, aclrtStream stream);
+
+}  // namespace openaclnn::tools

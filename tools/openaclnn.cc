@@ -1,0 +1,317 @@
+// `openaclnn`: the OpenACLNN command-line tool, in the spirit of oneDNN's benchdnn.
+//   openaclnn info        what this build runs on
+//   openaclnn atk FILE... CANN ATK conformance cases against a float64 PyTorch golden
+#include <sched.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "atk_case.h"
+#include "atk_dump.h"
+#include "atk_report.h"
+#include "atk_runner.h"
+#include "simd_target.h"
+
+extern char** environ;
+
+namespace openaclnn::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char kUsage[] = R"(Usage: openaclnn COMMAND [OPTIONS]
+
+Commands:
+  info              Print the OpenACLNN version, the device backend and its device count,
+                    the SoC profile, the SIMD target the CPU kernels dispatch to, and the
+                    number of threads they use.
+  atk FILE...       Run CANN ATK conformance cases (JSON case files, as CANN's ATK reads
+                    them). For each case: draw the inputs from the case's shapes, dtypes and
+                    value ranges with a fixed seed, run the operator through the public C API
+                    (tensors, both phases, stream, synchronize) and keep inputs and output.
+                    Then one Python process per file computes PyTorch's result in float64 on
+                    those inputs and applies ATK's "high_precision" standard:
+                      rel = |out - golden| / (|golden| + 1e-7),
+                      MERE = mean(rel) < T and MARE = max(rel) < 10 T,
+                      T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) of the output dtype.
+                    Prints a line per failing case and a table per output dtype x reduction
+                    (also against PyTorch run in the case's own dtype, for information).
+                    Exit status 1 if any case fails, 2 on usage or setup errors.
+  help              Print this text.
+
+Options of atk:
+  --out DIR         Keep the inputs and outputs in DIR/<file name>/ (data.bin, manifest.json,
+                    results.json). Default: a temporary directory, removed afterwards.
+  --seed N          Seed of the input generator (default 2024). Case i uses (N, i).
+  --cases LIST      Run only these case ids, e.g. 0-9,12,200-210.
+  --python EXE      Python 3 interpreter with numpy and PyTorch (default: $OPENACLNN_PYTHON,
+                    else python3).
+  --golden FILE     The golden script (default: atk_golden.py next to this program, else
+                    ../share/openaclnn/atk_golden.py relative to it).
+  -v, --verbose     Print every case's metrics, not only the failing cases'.
+  -h, --help        Print this text.
+
+Environment: OPENACLNN_DEVICE, OPENACLNN_SOC_VERSION and OPENACLNN_NUM_THREADS select the
+backend, the SoC profile and the thread count, as for any program using the library.
+)";
+
+struct AtkOptions {
+  std::vector<std::string> files;
+  std::string out_dir;
+  uint64_t seed = 2024;
+  std::vector<std::pair<int64_t, int64_t>> case_ranges;  // empty: all cases
+  std::string python;
+  std::string golden;
+  bool verbose = false;
+};
+
+[[noreturn]] void UsageError(const std::string& message) {
+  throw std::invalid_argument(message + " (see openaclnn --help)");
+}
+
+// The library's own rule (thread_pool.cc): OPENACLNN_NUM_THREADS, else the CPUs available.
+int KernelThreads() {
+  if (const char* text = std::getenv("OPENACLNN_NUM_THREADS"); text && std::atoi(text) > 0) {
+    return std::atoi(text);
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int Info() {
+  int32_t major = 0, minor = 0, patch = 0;
+  aclrtGetVersion(&major, &minor, &patch);
+  std::printf("OpenACLNN %s (CANN runtime API %d.%d.%d)\n", OPENACLNN_VERSION, major, minor, patch);
+  const char* backend = std::getenv("OPENACLNN_DEVICE");
+  std::printf("device backend: %s\n", backend && backend[0] ? backend : "cpu");
+  aclInit(nullptr);
+  uint32_t count = 0;
+  if (aclError status = aclrtGetDeviceCount(&count)) {
+    std::printf("devices:        none (%d: %s)\n", status, aclGetRecentErrMsg());
+  } else {
+    std::printf("devices:        %u\n", count);
+  }
+  const char* soc = aclrtGetSocName();
+  std::printf("SoC profile:    %s\n", soc ? soc : "?");
+  std::printf("SIMD target:    %s\n", KernelSimdTarget());
+  std::printf("threads:        %d\n", KernelThreads());
+  aclFinalize();
+  return 0;
+}
+
+std::vector<std::pair<int64_t, int64_t>> ParseCaseList(const std::string& list) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, comma - pos);
+    const size_t dash = item.find('-', 1);
+    try {
+      const int64_t first = std::stoll(item.substr(0, dash));
+      ranges.emplace_back(first,
+                          dash == std::string::npos ? first : std::stoll(item.substr(dash + 1)));
+    } catch (const std::exception&) {
+      UsageError("--cases: cannot read \"" + item + "\"");
+    }
+    pos = comma + 1;
+  }
+  return ranges;
+}
+
+AtkOptions ParseAtkOptions(int argc, char** argv) {
+  AtkOptions options;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) UsageError(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--out") {
+      options.out_dir = value();
+    } else if (arg == "--seed") {
+      options.seed = std::stoull(value());
+    } else if (arg == "--cases") {
+      options.case_ranges = ParseCaseList(value());
+    } else if (arg == "--python") {
+      options.python = value();
+    } else if (arg == "--golden") {
+      options.golden = value();
+    } else if (arg == "-v" || arg == "--verbose") {
+      options.verbose = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      UsageError("unknown option " + arg);
+    } else {
+      options.files.push_back(arg);
+    }
+  }
+  if (options.files.empty()) UsageError("atk needs at least one case file");
+  return options;
+}
+
+fs::path ProgramDir() {
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return error ? fs::path(".") : self.parent_path();
+}
+
+std::string FindGolden(const AtkOptions& options) {
+  if (!options.golden.empty()) return options.golden;
+  for (const fs::path& candidate :
+       {ProgramDir() / "atk_golden.py",
+        ProgramDir() / ".." / "share" / "openaclnn" / "atk_golden.py"}) {
+    if (fs::exists(candidate)) return candidate.string();
+  }
+  throw std::runtime_error("cannot find atk_golden.py; name it with --golden");
+}
+
+std::string FindPython(const AtkOptions& options) {
+  if (!options.python.empty()) return options.python;
+  const char* env = std::getenv("OPENACLNN_PYTHON");
+  return env && env[0] ? env : "python3";
+}
+
+// Runs `argv` (searched in PATH) and waits; returns true if it exited with status 0.
+bool RunProcess(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    throw std::runtime_error("cannot start " + args[0]);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool Selected(const AtkOptions& options, int64_t id) {
+  if (options.case_ranges.empty()) return true;
+  for (const auto& [first, last] : options.case_ranges) {
+    if (id >= first && id <= last) return true;
+  }
+  return false;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Progress on a terminal only: a redirected log (CTest) gets the summary lines instead.
+void ShowProgress(const std::string& label, size_t done, size_t total) {
+  if (!isatty(STDERR_FILENO)) return;
+  std::fprintf(stderr, "\r%s: %zu/%zu cases run", label.c_str(), done, total);
+  if (done == total) std::fprintf(stderr, "\n");
+}
+
+std::vector<CaseRun> RunCases(const std::vector<AtkCase>& cases, const AtkOptions& options,
+                              const std::string& label, aclrtStream stream) {
+  std::vector<const AtkCase*> selected;
+  for (const AtkCase& atk_case : cases) {
+    if (Selected(options, atk_case.id)) selected.push_back(&atk_case);
+  }
+  std::vector<CaseRun> runs;
+  for (const AtkCase* atk_case : selected) {
+    runs.push_back(RunCase(*atk_case, options.seed, stream));
+    ShowProgress(label, runs.size(), selected.size());
+  }
+  return runs;
+}
+
+// One file: run its cases, dump them, one golden process, report. Returns the failures.
+int RunAtkFile(const std::string& file, const AtkOptions& options, const fs::path& dir,
+               aclrtStream stream) {
+  const std::string label = fs::path(file).stem().string();
+  const std::vector<AtkCase> cases = LoadAtkFile(file);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<CaseRun> runs = RunCases(cases, options, label, stream);
+  const double run_seconds = SecondsSince(start);
+  const fs::path case_dir = dir / label;
+  fs::create_directories(case_dir);
+  WriteDump(case_dir.string(), file, options.seed, runs);
+
+  const auto golden_start = std::chrono::steady_clock::now();
+  if (!RunProcess({FindPython(options), FindGolden(options), case_dir.string()})) {
+    throw std::runtime_error(label +
+                             ": the golden script failed (needs Python 3 with numpy "
+                             "and PyTorch; see --python)");
+  }
+  const double golden_seconds = SecondsSince(golden_start);
+  std::printf("== %s (%s)\n", label.c_str(), file.c_str());
+  const int failed = ReportResults(case_dir.string(), runs, {options.verbose});
+  std::printf("%s: %zu/%zu cases passed (library %.2f s, golden %.2f s, seed %llu)\n\n",
+              label.c_str(), runs.size() - static_cast<size_t>(failed), runs.size(), run_seconds,
+              golden_seconds, static_cast<unsigned long long>(options.seed));
+  return failed;
+}
+
+fs::path MakeTempDir() {
+  std::string pattern = (fs::temp_directory_path() / "openaclnn-atk-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temp dir");
+  return pattern;
+}
+
+int Atk(int argc, char** argv) {
+  const AtkOptions options = ParseAtkOptions(argc, argv);
+  const bool keep = !options.out_dir.empty();
+  const fs::path dir = keep ? fs::path(options.out_dir) : MakeTempDir();
+  int failed = 0;
+  try {
+    AclSession session;
+    for (const std::string& file : options.files) {
+      failed += RunAtkFile(file, options, dir, session.stream());
+    }
+  } catch (...) {
+    if (!keep) fs::remove_all(dir);
+    throw;
+  }
+  if (!keep) fs::remove_all(dir);
+  if (options.files.size() > 1) std::printf("total: %d failing case(s)\n", failed);
+  return failed == 0 ? 0 : 1;
+}
+
+int Main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "help";
+  if (command == "help" || command == "-h" || command == "--help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::printf("openaclnn %s\n", OPENACLNN_VERSION);
+    return 0;
+  }
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  }
+  if (command == "info") return Info();
+  if (command == "atk") return Atk(argc, argv);
+  UsageError("unknown command " + command);
+}
+
+}  // namespace
+}  // namespace openaclnn::tools
+
+int main(int argc, char** argv) {
+  try {
+    return openaclnn::tools::Main(argc, argv);
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "openaclnn: %s\n", error.what());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "openaclnn: %s\n", error.what());
+  }
+  return 2;
+}
