@@ -32,7 +32,7 @@ struct BceProblem {
   int64_t shape[kMaxRank] = {};
   int64_t count = 0;  // elements of self
   // Gradients of a mean loss are scaled by 1/count; the loss itself is divided at the end.
-  float gradient_scale = 1.0f;
+  double gradient_scale = 1.0;
   StridedOperand operands[kOperandCount];
 };
 

@@ -206,8 +206,7 @@ std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, i
   if (ElementCount(operands.tensor[kSelf]->view_shape) == 0) return nullptr;
   // The gradient is element-wise whatever the forward reduced: mean only scales it by 1/N.
   const double count = static_cast<double>(ElementCount(operands.tensor[kSelf]->view_shape));
-  const float scale =
-      reduction == static_cast<int64_t>(Reduction::kMean) ? static_cast<float>(1.0 / count) : 1.0f;
+  const double scale = reduction == static_cast<int64_t>(Reduction::kMean) ? 1.0 / count : 1.0;
   return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
 }
 
@@ -227,7 +226,7 @@ aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char*
       [&](uint64_t* workspace) { return PlanGradient(kind, operands, reduction, workspace); });
 }
 
-std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, float gradient_scale,
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gradient_scale,
                                   const BceOperands& operands, uint64_t* workspace_size) {
   BceProblem problem;
   problem.kind = kind;

@@ -58,7 +58,7 @@ aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char*
 
 // The fused pass over self's (non-empty) shape, as the executor runs it; gradients are
 // multiplied by `gradient_scale`.
-std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, float gradient_scale,
+std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gradient_scale,
                                   const BceOperands& operands, uint64_t* workspace_size);
 // Writes `value` into every element of the output (the result of a mean or sum over nothing).
 std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value);

@@ -1,43 +1,42 @@
-// CPU execution of BceProblem: cut the flat index space into reduction blocks, bring each
-// operand's block into contiguous fp32 (or read it in place when it already is), evaluate the
-// element math on the tile, then store or reduce it.
-#include <cmath>
+// CPU execution of BceProblem: the flat index space is cut into reduction blocks, shared by the
+// thread pool's workers; each block's operands are read in place where they are contiguous (any
+// dtype, widened in registers) or copied into fp32 tiles, the element math runs in SIMD, and
+// the block's results are stored or summed into the block's fp64 partial.
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "kernels/bce.h"
+#include "kernels/cpu/operand_plan.h"
 #include "kernels/cpu/strided.h"
+#include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/tile_math.h"
 
 namespace openaclnn {
 namespace {
 
+using cpu::Access;
 using cpu::ForEachRun;
+using cpu::OperandPlan;
+
+// Below this many blocks the kernel runs on the launching thread alone: handing work to the
+// pool costs about a microsecond, as much as one block of math.
+inline constexpr int64_t kMinBlocksPerThread = 2;
 
 struct Tiles {
-  float input[kOperandCount][kReductionBlock];
+  float input[kOut][kReductionBlock];
   float result[kReductionBlock];
 };
 
-// Returns the block's values of operand `which` as contiguous fp32: in place when the operand
-// is flat fp32, else gathered (and widened) into `buffer`. nullptr for an absent operand.
-const float* ReadBlock(const BceProblem& problem, const TensorAddresses& addresses,
-                       const bool* flat, int which, int64_t begin, int64_t count, float* buffer) {
-  const StridedOperand& operand = problem.operands[which];
-  if (operand.slot < 0) return nullptr;
-  const void* base = addresses[operand.slot];
-  if (flat[which] && operand.type == FloatType::kFloat32) {
-    return static_cast<const float*>(base) + operand.offset + begin;
-  }
-  float* next = buffer;
-  ForEachRun(operand, problem.shape, problem.rank, begin, count,
-             [&](int64_t element, int64_t length, int64_t stride) {
-               for (int64_t i = 0; i < length; ++i) {
-                 next[i] = cpu::LoadAs32(base, operand.type, element + i * stride);
-               }
-               next += length;
-             });
-  return buffer;
-}
+// What every worker needs for one launch; lives on the launching thread's stack.
+struct Launch {
+  const BceProblem* problem;
+  const TensorAddresses* addresses;
+  OperandPlan plans[kOperandCount];
+  double* partials;
+  int64_t blocks;
+  std::atomic<int64_t> next_block{0};
+};
 
 void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int64_t begin,
                 int64_t count, const float* values) {
@@ -52,37 +51,46 @@ void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int
              });
 }
 
-// The block's sum in the one order every backend uses: 16 fp64 lanes, element i of the block
-// going to lane i % 16, then the lanes folded pairwise (8, 4, 2, 1).
-double BlockSum(const float* values, int64_t count) {
-  double lanes[16] = {};
-  for (int64_t i = 0; i < count; ++i) lanes[i % 16] += static_cast<double>(values[i]);
-  for (int width = 8; width >= 1; width /= 2) {
-    for (int lane = 0; lane < width; ++lane) lanes[lane] += lanes[lane + width];
-  }
-  return lanes[0];
-}
-
-void RunBlock(const BceProblem& problem, const TensorAddresses& addresses, const bool* flat,
-              int64_t block, double* partials) {
-  thread_local Tiles tiles;
+void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
+  const BceProblem& problem = *launch.problem;
+  const TensorAddresses& addresses = *launch.addresses;
   const int64_t begin = block * kReductionBlock;
   const int64_t count = std::min(kReductionBlock, problem.count - begin);
   TileInputs inputs;
   for (int which = kSelf; which < kOut; ++which) {
+    const int slot = problem.operands[which].slot;
     inputs.operand[which] =
-        ReadBlock(problem, addresses, flat, which, begin, count, tiles.input[which]);
+        cpu::BlockOperand(problem, slot < 0 ? nullptr : addresses[slot], which, launch.plans[which],
+                          begin, count, tiles.input[which]);
   }
-  const bool store_in_place = problem.reduction == Reduction::kNone && flat[kOut] &&
-                              problem.operands[kOut].type == FloatType::kFloat32;
-  float* result = store_in_place ? static_cast<float*>(addresses[problem.operands[kOut].slot]) +
-                                       problem.operands[kOut].offset + begin
-                                 : tiles.result;
-  EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, result);
-  if (problem.reduction != Reduction::kNone) {
-    partials[block] = BlockSum(result, count);
-  } else if (!store_in_place) {
-    WriteBlock(problem, addresses, begin, count, result);
+  const bool sum = problem.reduction != Reduction::kNone;
+  TileOutput output;
+  if (!sum) {
+    const StridedOperand& out = problem.operands[kOut];
+    const bool in_place = launch.plans[kOut].access == Access::kFlat;
+    output.type = in_place ? out.type : FloatType::kFloat32;
+    output.data = in_place ? static_cast<char*>(addresses[out.slot]) +
+                                 (out.offset + begin) * ElementSize(out.type)
+                           : static_cast<void*>(tiles.result);
+  }
+  const double partial =
+      EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, output, sum);
+  if (sum) {
+    launch.partials[block] = partial;
+  } else if (output.data == tiles.result) {
+    WriteBlock(problem, addresses, begin, count, tiles.result);
+  }
+}
+
+// A worker's share: blocks claimed one at a time, so any number of workers covers them all and
+// each block's result is the same whoever computes it.
+void RunWorker(void* context, int /*worker*/) {
+  thread_local Tiles tiles;
+  auto& launch = *static_cast<Launch*>(context);
+  for (;;) {
+    const int64_t block = launch.next_block.fetch_add(1, std::memory_order_relaxed);
+    if (block >= launch.blocks) return;
+    RunBlock(launch, block, tiles);
   }
 }
 
@@ -95,18 +103,21 @@ uint64_t BceWorkspaceBytes(const BceProblem& problem) {
 }
 
 void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* workspace) {
-  bool flat[kOperandCount];
+  Launch launch;
+  launch.problem = &problem;
+  launch.addresses = &addresses;
   for (int which = 0; which < kOperandCount; ++which) {
-    flat[which] = cpu::IsFlat(problem.operands[which], problem.shape, problem.rank);
+    launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
   }
-  auto* partials = static_cast<double*>(workspace);
-  const int64_t blocks = (problem.count + kReductionBlock - 1) / kReductionBlock;
-  for (int64_t block = 0; block < blocks; ++block) {
-    RunBlock(problem, addresses, flat, block, partials);
-  }
+  launch.partials = static_cast<double*>(workspace);
+  launch.blocks = (problem.count + kReductionBlock - 1) / kReductionBlock;
+  const int64_t participants = launch.blocks / kMinBlocksPerThread;
+  cpu::ThreadPool::Instance().Run(static_cast<int>(std::min<int64_t>(participants, 1 << 20)),
+                                  RunWorker, &launch);
   if (problem.reduction == Reduction::kNone) return;
+  // Fixed combine order: block 0, 1, 2, ... whatever worker produced each partial.
   double total = 0.0;
-  for (int64_t block = 0; block < blocks; ++block) total += partials[block];
+  for (int64_t block = 0; block < launch.blocks; ++block) total += launch.partials[block];
   if (problem.reduction == Reduction::kMean) total /= static_cast<double>(problem.count);
   FillStrided(problem.operands[kOut], nullptr, 0, total, addresses);
 }

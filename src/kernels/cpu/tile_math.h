@@ -1,4 +1,4 @@
-// The element math applied to one block of contiguous fp32 operands.
+// The element math applied to one block of operands that lie contiguously in memory.
 #pragma once
 
 #include <cstdint>
@@ -7,15 +7,47 @@
 
 namespace openaclnn {
 
-// Contiguous fp32 values of each input operand for one block; nullptr where absent
-// (weight and pos_weight then read as 1).
-struct TileInputs {
-  const float* operand[kOut] = {};
+// One input operand of a tile. `data` points at the tile's first element, which lies in memory
+// as `type`, contiguously, or (splat) is the one value every element of the tile reads.
+// nullptr: absent (weight and pos_weight then read as 1).
+struct TileOperand {
+  const void* data = nullptr;
+  FloatType type = FloatType::kFloat32;
+  bool splat = false;
 };
 
-// result[i] = the loss or gradient of element i, for i < count. result may alias nothing in
-// inputs.
-void EvaluateTile(LossKind kind, float gradient_scale, const TileInputs& inputs, int64_t count,
-                  float* result);
+struct TileInputs {
+  TileOperand operand[kOut];
+};
+
+// Where the tile's results go: `count` contiguous elements of `type`; nullptr: not stored.
+struct TileOutput {
+  void* data = nullptr;
+  FloatType type = FloatType::kFloat32;
+};
+
+// Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
+// stores them to `output` (rounded once to its type) when it has data, and returns their fp32
+// values' sum in the block order of BlockSum when `sum` is set (else 0). Runs the best SIMD
+// target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
+double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
+                    const TileOutput& output, bool sum);
+
+// The element-at-a-time definition of EvaluateTile, used where no SIMD target with a fused
+// multiply-add exists, and by tests as the reference.
+double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                          int64_t count, const TileOutput& output, bool sum);
+
+// The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
+const char* EvaluateTileTarget();
+
+// The fixed summation order of a block: 16 fp64 lanes, element i going to lane i % 16, each lane
+// summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1).
+inline double FoldLanes(double* lanes) {
+  for (int width = 8; width >= 1; width /= 2) {
+    for (int lane = 0; lane < width; ++lane) lanes[lane] += lanes[lane + width];
+  }
+  return lanes[0];
+}
 
 }  // namespace openaclnn

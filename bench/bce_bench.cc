@@ -1,0 +1,167 @@
+// aclnnBinaryCrossEntropyWithLogits through the public API, timed per call as a user sees it:
+// phase 1 + phase 2 + stream synchronisation. Also a STREAM-style bandwidth probe, so each run
+// states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
+#include <benchmark/benchmark.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+
+namespace {
+
+constexpr int64_t kClasses = 100;  // columns of the [N/100, 100] problems
+
+enum Weights { kNoWeights, kFullWeight, kPerClass };
+enum Layout { kContiguous, kTransposed };
+
+aclrtStream g_stream = nullptr;
+
+size_t SizeOf(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+
+// Device memory filled with a ramp of values in [low, high), every page touched before timing.
+void* Filled(int64_t count, aclDataType type, float low, float high) {
+  void* data = nullptr;
+  aclrtMalloc(&data, static_cast<size_t>(count) * SizeOf(type), ACL_MEM_MALLOC_HUGE_FIRST);
+  std::vector<uint16_t> half(count);
+  std::vector<float> full(count);
+  for (int64_t i = 0; i < count; ++i) {
+    full[i] = low + (high - low) * static_cast<float>((i * 7919) % 1000) / 1000.0f;
+    half[i] = type == ACL_FLOAT16 ? aclFloatToFloat16(full[i])
+                                  : static_cast<uint16_t>(std::bit_cast<uint32_t>(full[i]) >> 16);
+  }
+  const void* host = type == ACL_FLOAT ? static_cast<const void*>(full.data()) : half.data();
+  const size_t bytes = static_cast<size_t>(count) * SizeOf(type);
+  aclrtMemcpy(data, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  return data;
+}
+
+// A [rows, kClasses] tensor; transposed: a view of [kClasses, rows] storage.
+aclTensor* Tensor(void* data, int64_t count, aclDataType type, Layout layout) {
+  const int64_t rows = count / kClasses;
+  const int64_t shape[] = {rows, kClasses};
+  const int64_t contiguous[] = {kClasses, 1};
+  const int64_t transposed[] = {1, rows};
+  const int64_t storage[] = {kClasses, rows};
+  const bool t = layout == kTransposed;
+  return aclCreateTensor(shape, 2, type, t ? transposed : contiguous, 0, ACL_FORMAT_ND,
+                         t ? storage : shape, 2, data);
+}
+
+void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weights weights,
+            Layout layout) {
+  const int64_t count = state.range(0);
+  void* x = Filled(count, type, -8.0f, 8.0f);
+  void* t = Filled(count, type, 0.0f, 1.0f);
+  void* w = weights == kFullWeight ? Filled(count, type, 0.0f, 2.0f) : nullptr;
+  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
+  void* out = Filled(reduction == 0 ? count : 1, type, 0.0f, 0.0f);
+  aclTensor* self = Tensor(x, count, type, layout);
+  aclTensor* target = Tensor(t, count, type, layout);
+  aclTensor* weight = w ? Tensor(w, count, type, kContiguous) : nullptr;
+  const int64_t classes[] = {kClasses};
+  const int64_t one[] = {1};
+  aclTensor* pos_weight =
+      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
+  aclTensor* result = reduction == 0
+                          ? Tensor(out, count, type, kContiguous)
+                          : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, out);
+  void* workspace = nullptr;
+  uint64_t workspace_bytes = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, weight, pos_weight, reduction,
+                                                    result, &workspace_bytes, &executor);
+  aclDestroyAclOpExecutor(executor);
+  if (workspace_bytes > 0) aclrtMalloc(&workspace, workspace_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  if (workspace) aclrtMemset(workspace, workspace_bytes, 0, workspace_bytes);
+  for (auto _ : state) {
+    uint64_t bytes = 0;
+    aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, weight, pos_weight, reduction,
+                                                      result, &bytes, &executor);
+    aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream);
+    aclrtSynchronizeStream(g_stream);
+  }
+  state.SetItemsProcessed(state.iterations() * count);
+  for (aclTensor* tensor : {self, target, weight, pos_weight, result}) {
+    if (tensor) aclDestroyTensor(tensor);
+  }
+  for (void* data : {x, t, w, p, out, workspace}) {
+    if (data) aclrtFree(data);
+  }
+}
+
+// STREAM "triad" a[i] = b[i] + s*c[i] over 3 arrays of `count` floats on every pool-size thread:
+// bytes/s counted as STREAM does (12 bytes per element, no write-allocate).
+void BM_Stream(benchmark::State& state) {
+  const int64_t count = state.range(0);
+  const int threads = static_cast<int>(state.range(1));
+  auto* a = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
+  auto* b = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
+  auto* c = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
+  for (auto _ : state) {
+    std::vector<std::thread> pool;
+    const int64_t share = count / threads;
+    for (int i = 0; i < threads; ++i) {
+      pool.emplace_back([=] {
+        for (int repeat = 0; repeat < 4; ++repeat) {
+          for (int64_t j = i * share; j < (i + 1) * share; ++j) a[j] = b[j] + 1.5f * c[j];
+        }
+      });
+    }
+    for (std::thread& thread : pool) thread.join();
+    benchmark::DoNotOptimize(a[0]);
+  }
+  state.SetBytesProcessed(state.iterations() * 4 * 12 * count);
+  for (float* data : {a, b, c}) aclrtFree(data);
+}
+
+const char* TypeName(aclDataType type) {
+  return type == ACL_FLOAT ? "fp32" : type == ACL_FLOAT16 ? "fp16" : "bf16";
+}
+
+void RegisterAll() {
+  const char* reductions[] = {"none", "mean", "sum"};
+  const char* weight_names[] = {"noweight", "full", "perclass"};
+  const int64_t sizes[] = {1000, 10000, 100000, 1000000, 10000000, 50000000};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t reduction = 0; reduction < 3; ++reduction) {
+      for (Weights weights : {kNoWeights, kFullWeight, kPerClass}) {
+        for (Layout layout : {kContiguous, kTransposed}) {
+          const std::string name =
+              std::string("bce/") + (layout == kTransposed ? "transposed/" : "contiguous/") +
+              TypeName(type) + "/" + reductions[reduction] + "/" + weight_names[weights];
+          auto* bench =
+              benchmark::RegisterBenchmark(name.c_str(), BM_Bce, type, reduction, weights, layout);
+          for (int64_t size : sizes) bench->Arg(size);
+          bench->UseRealTime()->Unit(benchmark::kMicrosecond);
+        }
+      }
+    }
+  }
+  benchmark::RegisterBenchmark("stream/triad", BM_Stream)
+      ->Args({20000000, 1})
+      ->Args({20000000, 2})
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtCreateStream(&g_stream);
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  aclrtDestroyStream(g_stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}

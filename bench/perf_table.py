@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Side-by-side table: OpenACLNN vs PyTorch (CPU) vs the memory-bandwidth limit, one run.
+
+Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--quick] [--markdown OUT.md]
+Runs BUILD_DIR/bench/bce_bench (Google Benchmark) with OPENACLNN_NUM_THREADS=1 and 2, times
+torch.nn.functional.binary_cross_entropy_with_logits on the same problems with
+torch.set_num_threads(1 / 2), and relates each rate to the STREAM triad bandwidth that the same
+bce_bench run measured. Limit (Gelem/s) = bandwidth / bytes per element, counting each full
+input and a 'none' output once (STREAM's convention: no write-allocate traffic).
+"""
+import json, os, subprocess, sys, time
+
+SIZES = [1000, 10000, 100000, 1000000, 10000000, 50000000]
+ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
+
+
+def cases(quick):
+    for dtype in ("fp32", "fp16", "bf16"):
+        for reduction in ("none", "mean", "sum"):
+            for weights in ("noweight", "full", "perclass"):
+                for layout in ("contiguous", "transposed"):
+                    if layout == "transposed" and (weights != "noweight" or reduction == "sum"):
+                        continue
+                    if quick and (dtype != "fp32" and weights != "noweight"):
+                        continue
+                    yield layout, dtype, reduction, weights
+
+
+def run_bench(build, threads, filt, min_time):
+    env = dict(os.environ, OPENACLNN_NUM_THREADS=str(threads))
+    cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_filter=" + filt,
+           "--benchmark_format=json", "--benchmark_min_time=%g" % min_time]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    return {b["name"]: b for b in json.loads(out)["benchmarks"]}
+
+
+def torch_rate(torch, layout, dtype, reduction, weights, n, threads):
+    torch.set_num_threads(threads)
+    tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    rows = n // 100
+    shape = (100, rows) if layout == "transposed" else (rows, 100)
+    x = (torch.rand(shape) * 16 - 8).to(tdt)
+    t = torch.rand(shape).to(tdt)
+    if layout == "transposed":
+        x, t = x.t(), t.t()
+    w = torch.rand((rows, 100)).to(tdt) if weights == "full" else None
+    p = (torch.rand(100) + 0.5).to(tdt) if weights == "perclass" else None
+    f = torch.nn.functional.binary_cross_entropy_with_logits
+    try:
+        f(x, t, weight=w, pos_weight=p, reduction=reduction)
+    except RuntimeError:
+        return None
+    reps, elapsed = 1, 0.0
+    while elapsed < 0.1:
+        start = time.perf_counter()
+        for _ in range(reps):
+            f(x, t, weight=w, pos_weight=p, reduction=reduction)
+        elapsed = time.perf_counter() - start
+        reps *= 2
+    return (reps // 2) * n / elapsed / 1e9
+
+
+def main():
+    build = sys.argv[1]
+    quick = "--quick" in sys.argv
+    markdown = sys.argv[sys.argv.index("--markdown") + 1] if "--markdown" in sys.argv else None
+    import torch
+    rows = []
+    for threads in (1, 2):
+        print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
+        results = run_bench(build, threads, "bce/|stream", 0.05 if quick else 0.1)
+        bandwidth = results["stream/triad/20000000/%d/real_time" % threads]["bytes_per_second"]
+        print("threads=%d: triad %.1f GB/s; timing PyTorch ..." % (threads, bandwidth / 1e9),
+              file=sys.stderr, flush=True)
+        for layout, dtype, reduction, weights in cases(quick):
+            for n in SIZES:
+                name = "bce/%s/%s/%s/%s/%d/real_time" % (layout, dtype, reduction, weights, n)
+                ours = results[name]["items_per_second"] / 1e9
+                theirs = torch_rate(torch, layout, dtype, reduction, weights, n, threads)
+                per_elem = ELEM[dtype] * (2 + (weights == "full") + (reduction == "none"))
+                limit = bandwidth / per_elem / 1e9
+                rows.append((layout, n, dtype, reduction, weights, threads, ours, theirs, limit))
+            print("  %s %s %s %s done" % (layout, dtype, reduction, weights), file=sys.stderr,
+                  flush=True)
+    header = "| case | N | dtype | reduction | weights | threads | OpenACLNN Gelem/s | PyTorch Gelem/s | ratio | fraction of BW limit |"
+    lines = [header, "|" + "---|" * 10]
+    for layout, n, dtype, reduction, weights, threads, ours, theirs, limit in rows:
+        ratio = "%.1f" % (ours / theirs) if theirs else "n/a"
+        torch_text = "%.3f" % theirs if theirs else "n/a"
+        lines.append("| %s | %d | %s | %s | %s | %d | %.3f | %s | %s | %.2f |" % (
+            layout, n, dtype, reduction, weights, threads, ours, torch_text, ratio, ours / limit))
+    print("\n".join(lines))
+    if markdown:
+        with open(markdown, "w") as out:
+            out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+#include "kernels/cpu/operand_plan.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/cpu/strided.h"
+
+namespace openaclnn::cpu {
+namespace {
+
+// Widens `length` elements at stride `stride` from `base` into `to`; the type switch sits
+// outside the loop so each loop is a plain copy or conversion.
+void CopyRun(const void* base, FloatType type, int64_t first, int64_t length, int64_t stride,
+             float* to) {
+  if (type == FloatType::kFloat32 && stride == 1) {
+    std::memcpy(to, static_cast<const float*>(base) + first, length * sizeof(float));
+    return;
+  }
+  switch (type) {
+    case FloatType::kFloat16: {
+      const uint16_t* from = static_cast<const uint16_t*>(base) + first;
+      for (int64_t i = 0; i < length; ++i) to[i] = Float16ToFloat(from[i * stride]);
+      break;
+    }
+    case FloatType::kBFloat16: {
+      const uint16_t* from = static_cast<const uint16_t*>(base) + first;
+      for (int64_t i = 0; i < length; ++i) to[i] = BFloat16ToFloat(from[i * stride]);
+      break;
+    }
+    default: {
+      const float* from = static_cast<const float*>(base) + first;
+      for (int64_t i = 0; i < length; ++i) to[i] = from[i * stride];
+    }
+  }
+}
+
+// tile[j] = operand[(begin + j) % period]: one period copied, then doubled in place, so a short
+// period costs a few large copies instead of one small run per period.
+void FillPeriodic(const void* base, const StridedOperand& operand, int64_t period, int64_t begin,
+                  int64_t count, float* tile) {
+  const int64_t phase = begin % period;
+  const int64_t head = std::min(period - phase, count);
+  CopyRun(base, operand.type, operand.offset + phase, head, 1, tile);
+  if (head < count) {
+    CopyRun(base, operand.type, operand.offset, std::min(phase, count - head), 1, tile + head);
+  }
+  for (int64_t filled = std::min(period, count); filled < count; filled *= 2) {
+    std::memcpy(tile + filled, tile, std::min(filled, count - filled) * sizeof(float));
+  }
+}
+
+bool AllZero(const int64_t* strides, int rank) {
+  return std::all_of(strides, strides + rank, [](int64_t stride) { return stride == 0; });
+}
+
+}  // namespace
+
+OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem) {
+  if (operand.slot < 0) return {};
+  const int rank = problem.rank;
+  if (IsFlat(operand, problem.shape, rank)) return {Access::kFlat, 0};
+  if (AllZero(operand.strides, rank)) return {Access::kSplat, 0};
+  for (int lead = 1; lead < rank && operand.strides[lead - 1] == 0; ++lead) {
+    StridedOperand trailing = operand;
+    std::copy(operand.strides + lead, operand.strides + rank, trailing.strides);
+    if (IsFlat(trailing, problem.shape + lead, rank - lead)) {
+      int64_t period = 1;
+      for (int d = lead; d < rank; ++d) period *= problem.shape[d];
+      return {Access::kPeriodic, period};
+    }
+  }
+  return {Access::kGather, 0};
+}
+
+TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
+                         const OperandPlan& plan, int64_t begin, int64_t count, float* tile) {
+  const StridedOperand& operand = problem.operands[which];
+  const auto* bytes = static_cast<const char*>(base);
+  const int64_t size = static_cast<int64_t>(ElementSize(operand.type));
+  switch (plan.access) {
+    case Access::kAbsent:
+      return {};
+    case Access::kFlat:
+      return {bytes + (operand.offset + begin) * size, operand.type, false};
+    case Access::kSplat:
+      return {bytes + operand.offset * size, operand.type, true};
+    case Access::kPeriodic:
+      FillPeriodic(base, operand, plan.period, begin, count, tile);
+      return {tile, FloatType::kFloat32, false};
+    default: {
+      float* next = tile;
+      ForEachRun(operand, problem.shape, problem.rank, begin, count,
+                 [&](int64_t element, int64_t length, int64_t stride) {
+                   CopyRun(base, operand.type, element, length, stride, next);
+                   next += length;
+                 });
+      return {tile, FloatType::kFloat32, false};
+    }
+  }
+}
+
+}  // namespace openaclnn::cpu

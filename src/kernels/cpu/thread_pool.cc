@@ -1,0 +1,109 @@
+#include "kernels/cpu/thread_pool.h"
+
+#include <sched.h>
+
+#include <cstdlib>
+
+#include "runtime/spin.h"
+
+namespace openaclnn::cpu {
+namespace {
+
+int DefaultThreads() {
+  if (const char* text = std::getenv("OPENACLNN_NUM_THREADS")) {
+    const int requested = std::atoi(text);
+    if (requested > 0) return requested;
+  }
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
+#endif
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+}  // namespace
+
+ThreadPool& ThreadPool::Instance() {
+  // Never destroyed: stream workers may still run kernels while static objects are torn down.
+  static ThreadPool* pool = new ThreadPool(DefaultThreads());
+  return *pool;
+}
+
+ThreadPool::ThreadPool(int threads) : threads_(1) { SetThreads(threads); }
+
+ThreadPool::~ThreadPool() {
+  stop_.store(true, std::memory_order_seq_cst);
+  generation_.fetch_add(1, std::memory_order_seq_cst);
+  { std::lock_guard<std::mutex> lock(sleep_mu_); }
+  work_cv_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void ThreadPool::SetThreads(int threads) {
+  if (threads < 1) threads = 1;
+  while (static_cast<int>(workers_.size()) + 1 < threads) {
+    const int worker = static_cast<int>(workers_.size()) + 1;
+    // The worker starts from the generation current now, so a job published before the thread
+    // gets going is not mistaken for an old one.
+    const uint64_t seen = generation_.load(std::memory_order_acquire);
+    workers_.emplace_back([this, worker, seen] { WorkerLoop(worker, seen); });
+  }
+  threads_.store(threads, std::memory_order_relaxed);
+}
+
+void ThreadPool::Run(int participants, Task task, void* context) {
+  if (participants > threads()) participants = threads();
+  std::unique_lock<std::mutex> lock(run_mu_, std::try_to_lock);
+  if (participants <= 1 || !lock.owns_lock()) {
+    task(context, 0);
+    return;
+  }
+  task_ = task;
+  context_ = context;
+  participants_ = participants;
+  pending_.store(participants - 1, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_seq_cst);  // publishes the job
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+    { std::lock_guard<std::mutex> guard(sleep_mu_); }
+    work_cv_.notify_all();
+  }
+  task(context, 0);
+  WaitUntilDone();
+}
+
+void ThreadPool::WaitUntilDone() {
+  const auto done = [this] { return pending_.load(std::memory_order_seq_cst) == 0; };
+  if (SpinUntil(done)) return;
+  std::unique_lock<std::mutex> lock(sleep_mu_);
+  caller_sleeping_.store(true, std::memory_order_seq_cst);
+  done_cv_.wait(lock, done);
+  caller_sleeping_.store(false, std::memory_order_relaxed);
+}
+
+void ThreadPool::WaitForWork(uint64_t seen) {
+  const auto changed = [&] { return generation_.load(std::memory_order_seq_cst) != seen; };
+  if (SpinUntil(changed)) return;
+  std::unique_lock<std::mutex> lock(sleep_mu_);
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  work_cv_.wait(lock, changed);
+  sleepers_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void ThreadPool::WorkerLoop(int worker, uint64_t seen) {
+  for (;;) {
+    WaitForWork(seen);
+    seen = generation_.load(std::memory_order_acquire);
+    if (stop_.load(std::memory_order_acquire)) return;
+    if (worker >= participants_) continue;
+    task_(context_, worker);
+    // The last one to finish wakes a caller that stopped spinning.
+    if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+        caller_sleeping_.load(std::memory_order_seq_cst)) {
+      { std::lock_guard<std::mutex> lock(sleep_mu_); }
+      done_cv_.notify_all();
+    }
+  }
+}
+
+}  // namespace openaclnn::cpu

@@ -1,0 +1,83 @@
+// EvaluateTile in SIMD: math.h's formulas instantiated with a Highway vector policy, compiled
+// once per target and chosen at run time. Every operation is the IEEE operation the scalar
+// policy performs, so each lane gets the scalar path's bits; only targets with a native fused
+// multiply-add run this code, the others run EvaluateTileScalar.
+
+// SSSE3/SSE4 have no FMA; SVE vectors are sizeless (no operators, no arrays of vectors); RVV
+// likewise. Those CPUs take the scalar path.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS \
+  (HWY_SSSE3 | HWY_SSE4 | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/cpu/strided.h"
+#include "kernels/cpu/tile_math.h"
+#include "kernels/math.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/tile_math_simd.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#undef OPENACLNN_FMA_TARGET
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || \
+    (HWY_ARCH_ARM_A64 && HWY_TARGET == HWY_NEON)
+#define OPENACLNN_FMA_TARGET 1
+#else
+#define OPENACLNN_FMA_TARGET 0
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::HWY_NAMESPACE {
+
+#if OPENACLNN_FMA_TARGET
+namespace hn = hwy::HWY_NAMESPACE;
+
+#include "kernels/cpu/tile_simd-inl.h"
+
+double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                        int64_t count, const TileOutput& output, bool sum) {
+  switch (kind) {
+    case LossKind::kLoss:
+      return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum);
+    case LossKind::kGradSelf:
+      return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, sum);
+    default:
+      return RunTile<LossKind::kGradTarget>(gradient_scale, inputs, count, output, sum);
+  }
+}
+
+const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
+
+#else  // no fused multiply-add on this target: the scalar code gives the defined bits
+
+double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                        int64_t count, const TileOutput& output, bool sum) {
+  return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum);
+}
+
+const char* TargetNameImpl() { return "scalar"; }
+
+#endif
+
+}  // namespace openaclnn::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn {
+
+HWY_EXPORT(EvaluateTileImpl);
+HWY_EXPORT(TargetNameImpl);
+
+double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
+                    const TileOutput& output, bool sum) {
+  return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum);
+}
+
+const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
+
+}  // namespace openaclnn
+#endif  // HWY_ONCE

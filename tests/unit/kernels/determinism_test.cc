@@ -1,0 +1,207 @@
+// The kernels' determinism promises: every SIMD target gives the scalar code's bits, and a
+// reduction gives the same bits whatever the number of threads.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/bce.h"
+#include "kernels/cpu/thread_pool.h"
+#include "kernels/cpu/tile_math.h"
+
+namespace openaclnn {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// Random values of a range, with special values sprinkled in at random positions.
+std::vector<float> Values(std::mt19937& rng, int64_t count, float low, float high,
+                          const std::vector<float>& specials) {
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::uniform_int_distribution<int> pick(0, 7);
+  std::vector<float> values(count);
+  for (float& value : values) {
+    value = uniform(rng);
+    if (pick(rng) == 0) value = specials[rng() % specials.size()];
+  }
+  return values;
+}
+
+std::vector<uint16_t> Narrow(const std::vector<float>& values, FloatType type) {
+  std::vector<uint16_t> narrow(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    narrow[i] =
+        type == FloatType::kFloat16 ? FloatToFloat16(values[i]) : FloatToBFloat16(values[i]);
+  }
+  return narrow;
+}
+
+// The same bits, or both NaN (NaN payloads are not part of the contract).
+bool SameFloat(float a, float b) {
+  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
+bool SameDouble(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
+bool SameHalf(uint16_t a, uint16_t b, FloatType type) {
+  const auto is_nan = [type](uint16_t bits) {
+    return type == FloatType::kFloat16 ? (bits & 0x7fff) > 0x7c00 : (bits & 0x7fff) > 0x7f80;
+  };
+  return a == b || (is_nan(a) && is_nan(b));
+}
+
+struct TileData {
+  std::vector<float> x, t, w, p, g;
+};
+
+TileData MakeTileData(int64_t count) {
+  std::mt19937 rng(1234);
+  const std::vector<float> extreme = {0.0f,    -0.0f,    1e-45f, -1e-45f, 1e-38f, -1.2e-38f,
+                                      3.4e38f, -3.4e38f, 88.7f,  -88.7f,  103.9f, -103.9f,
+                                      15.0f,   -15.0f,   kInf,   -kInf,   kNaN};
+  TileData data;
+  data.x = Values(rng, count, -40.0f, 40.0f, extreme);
+  data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f, 0.5f, kInf, kNaN, -kInf});
+  data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
+  data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
+  data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN});
+  return data;
+}
+
+// Every target this CPU supports, one bit each (the scalar fallback included).
+std::vector<int64_t> SupportedTargets() {
+  std::vector<int64_t> targets;
+  for (int64_t bits = hwy::SupportedTargets(); bits != 0; bits &= bits - 1) {
+    targets.push_back(bits & -bits);
+  }
+  return targets;
+}
+
+class TileEquality : public ::testing::TestWithParam<LossKind> {
+ protected:
+  // Compares EvaluateTile on the current target with the scalar reference for one setup.
+  void Compare(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
+               const std::string& what) {
+    const LossKind kind = GetParam();
+    const double scale = kind == LossKind::kLoss ? 1.0 : 0.37;
+    std::vector<uint32_t> simd(count), scalar(count);
+    const double simd_sum = EvaluateTile(kind, scale, inputs, count, {simd.data(), out_type}, sum);
+    const double scalar_sum =
+        EvaluateTileScalar(kind, scale, inputs, count, {scalar.data(), out_type}, sum);
+    EXPECT_TRUE(SameDouble(simd_sum, scalar_sum))
+        << what << ": " << simd_sum << " vs " << scalar_sum;
+    int mismatches = 0;
+    for (int64_t i = 0; i < count && mismatches < 5; ++i) {
+      bool same;
+      if (out_type == FloatType::kFloat32) {
+        same = SameFloat(BitCast<float>(simd[i]), BitCast<float>(scalar[i]));
+      } else {
+        const auto* a = reinterpret_cast<const uint16_t*>(simd.data());
+        const auto* b = reinterpret_cast<const uint16_t*>(scalar.data());
+        same = SameHalf(a[i], b[i], out_type);
+      }
+      if (!same) {
+        ++mismatches;
+        ADD_FAILURE() << what << ": element " << i << " differs";
+      }
+    }
+  }
+};
+
+TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
+  const int64_t count = kReductionBlock;
+  const TileData data = MakeTileData(count);
+  const auto x16 = Narrow(data.x, FloatType::kFloat16);
+  const auto t16 = Narrow(data.t, FloatType::kBFloat16);
+  for (int64_t target : SupportedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    const std::string name = std::string(hwy::TargetName(target)) + "->" + EvaluateTileTarget();
+    if (GetParam() == LossKind::kLoss) std::cout << "[ target   ] " << name << "\n";
+    TileInputs fp32;
+    fp32.operand[kSelf] = {data.x.data(), FloatType::kFloat32, false};
+    fp32.operand[kTarget] = {data.t.data(), FloatType::kFloat32, false};
+    fp32.operand[kWeight] = {data.w.data(), FloatType::kFloat32, false};
+    fp32.operand[kPosWeight] = {data.p.data(), FloatType::kFloat32, false};
+    fp32.operand[kGradOutput] = {data.g.data(), FloatType::kFloat32, false};
+    TileInputs mixed = fp32;  // narrow inputs, absent weight, a splat pos_weight
+    mixed.operand[kSelf] = {x16.data(), FloatType::kFloat16, false};
+    mixed.operand[kTarget] = {t16.data(), FloatType::kBFloat16, false};
+    mixed.operand[kWeight] = {};
+    mixed.operand[kPosWeight] = {data.p.data() + 3, FloatType::kFloat32, true};
+    for (const int64_t n : {count, count - 5, int64_t{13}, int64_t{1}}) {
+      for (FloatType out : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+        const std::string tag =
+            name + " n=" + std::to_string(n) + " out=" + std::to_string(static_cast<int>(out));
+        Compare(fp32, n, out, true, tag + " fp32");
+        Compare(mixed, n, out, false, tag + " mixed");
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, TileEquality,
+                         ::testing::Values(LossKind::kLoss, LossKind::kGradSelf,
+                                           LossKind::kGradTarget));
+
+// A flat problem over `count` elements whose inputs are the vectors in `slots`.
+BceProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
+  BceProblem problem;
+  problem.kind = kind;
+  problem.reduction = reduction;
+  problem.rank = 1;
+  problem.shape[0] = count;
+  problem.count = count;
+  if (kind != LossKind::kLoss && reduction == Reduction::kMean) {
+    problem.gradient_scale = 1.0 / static_cast<double>(count);
+  }
+  for (int which = 0; which < kOperandCount; ++which) {
+    problem.operands[which].slot = which;
+    problem.operands[which].strides[0] = which == kOut && reduction != Reduction::kNone ? 0 : 1;
+  }
+  return problem;
+}
+
+TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
+  const int64_t count = 1'000'003;  // not a multiple of the block or of any vector width
+  std::mt19937 rng(7);
+  std::vector<float> x = Values(rng, count, -30.0f, 30.0f, {0.0f, 15.0f, -15.0f, 3.4e38f});
+  std::vector<float> t = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f});
+  std::vector<float> w = Values(rng, count, 0.0f, 3.0f, {0.0f, 1.0f});
+  std::vector<float> p = Values(rng, count, 0.0f, 3.0f, {1.0f});
+  std::vector<float> g = Values(rng, count, -1.0f, 1.0f, {0.0f});
+  float out = 0.0f;
+  TensorAddresses addresses{x.data(), t.data(), w.data(), p.data(), g.data(), &out};
+  std::vector<double> workspace(count / kReductionBlock + 1);
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
+      const BceProblem problem = FlatProblem(kind, reduction, count);
+      ASSERT_LE(BceWorkspaceBytes(problem), workspace.size() * sizeof(double));
+      uint32_t reference = 0;
+      for (int threads : {1, 2, 3, 8}) {
+        pool.SetThreads(threads);
+        for (int repeat = 0; repeat < 3; ++repeat) {
+          RunBce(problem, addresses, workspace.data());
+          const uint32_t bits = BitCast<uint32_t>(out);
+          if (threads == 1 && repeat == 0) reference = bits;
+          EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "
+                                     << static_cast<int>(reduction) << " threads " << threads;
+        }
+      }
+    }
+  }
+  pool.SetThreads(original);
+}
+
+}  // namespace
+}  // namespace openaclnn
