@@ -1,6 +1,6 @@
-// aclnnBinaryCrossEntropyWithLogits through the public API, timed per call as a user sees it:
-// phase 1 + phase 2 + stream synchronisation. Also a STREAM-style bandwidth probe, so each run
-// states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
+// aclnnBinaryCrossEntropyWithLogits and its two gradients through the public API, timed per call as
+// a user sees it: phase 1 + phase 2 + stream synchronisation. Also a STREAM-style bandwidth probe,
+// so each run states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
 #include <bit>
@@ -12,6 +12,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 
 namespace {
 
@@ -95,6 +97,49 @@ void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weight
   }
 }
 
+enum Gradient { kGradSelf, kGradTarget };
+
+// One gradient op on contiguous [N/100, 100] fp32 operands: none reads a full gradOutput, mean a
+// [1] one (as after a mean loss); per-class adds a [100] pos_weight.
+void BM_Gradient(benchmark::State& state, Gradient gradient, int64_t reduction, Weights weights) {
+  const int64_t count = state.range(0);
+  const aclDataType type = ACL_FLOAT;
+  void* x = Filled(count, type, -8.0f, 8.0f);
+  void* t = Filled(count, type, 0.0f, 1.0f);
+  void* g = Filled(reduction == 0 ? count : 1, type, 0.5f, 1.5f);
+  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
+  void* out = Filled(count, type, 0.0f, 0.0f);
+  const int64_t one[] = {1};
+  const int64_t classes[] = {kClasses};
+  aclTensor* self = Tensor(x, count, type, kContiguous);
+  aclTensor* target = Tensor(t, count, type, kContiguous);
+  aclTensor* grad = reduction == 0
+                        ? Tensor(g, count, type, kContiguous)
+                        : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, g);
+  aclTensor* pos_weight =
+      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
+  aclTensor* result = Tensor(out, count, type, kContiguous);
+  auto plan = gradient == kGradSelf
+                  ? aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize
+                  : aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize;
+  auto run = gradient == kGradSelf ? aclnnBinaryCrossEntropyWithLogitsBackward
+                                   : aclnnBinaryCrossEntropyWithLogitsTargetBackward;
+  for (auto _ : state) {
+    uint64_t bytes = 0;
+    aclOpExecutor* executor = nullptr;
+    plan(grad, self, target, nullptr, pos_weight, reduction, result, &bytes, &executor);
+    run(nullptr, bytes, executor, g_stream);
+    aclrtSynchronizeStream(g_stream);
+  }
+  state.SetItemsProcessed(state.iterations() * count);
+  for (aclTensor* tensor : {self, target, grad, pos_weight, result}) {
+    if (tensor) aclDestroyTensor(tensor);
+  }
+  for (void* data : {x, t, g, p, out}) {
+    if (data) aclrtFree(data);
+  }
+}
+
 // STREAM "triad" a[i] = b[i] + s*c[i] over 3 arrays of `count` floats on every pool-size thread:
 // bytes/s counted as STREAM does (12 bytes per element, no write-allocate).
 void BM_Stream(benchmark::State& state) {
@@ -140,6 +185,19 @@ void RegisterAll() {
           for (int64_t size : sizes) bench->Arg(size);
           bench->UseRealTime()->Unit(benchmark::kMicrosecond);
         }
+      }
+    }
+  }
+  for (Gradient gradient : {kGradSelf, kGradTarget}) {
+    for (int64_t reduction : {0, 1}) {
+      for (Weights weights : {kNoWeights, kPerClass}) {
+        const std::string name = std::string(gradient == kGradSelf ? "grad_self" : "grad_target") +
+                                 "/contiguous/fp32/" + reductions[reduction] + "/" +
+                                 weight_names[weights];
+        auto* bench =
+            benchmark::RegisterBenchmark(name.c_str(), BM_Gradient, gradient, reduction, weights);
+        for (int64_t size : sizes) bench->Arg(size);
+        bench->UseRealTime()->Unit(benchmark::kMicrosecond);
       }
     }
   }

@@ -15,15 +15,20 @@ ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
 
 
 def cases(quick):
+    for op in ("grad_self", "grad_target"):
+        for reduction in ("none", "mean"):
+            for weights in ("noweight", "perclass"):
+                yield op, "contiguous", "fp32", reduction, weights
     for dtype in ("fp32", "fp16", "bf16"):
         for reduction in ("none", "mean", "sum"):
             for weights in ("noweight", "full", "perclass"):
                 for layout in ("contiguous", "transposed"):
                     if layout == "transposed" and (weights != "noweight" or reduction == "sum"):
                         continue
-                    if quick and (dtype != "fp32" and weights != "noweight"):
+                    if quick and dtype != "fp32" and (weights, reduction, layout) != (
+                            "noweight", "none", "contiguous"):
                         continue
-                    yield layout, dtype, reduction, weights
+                    yield "bce", layout, dtype, reduction, weights
 
 
 def run_bench(build, threads, filt, min_time):
@@ -34,7 +39,9 @@ def run_bench(build, threads, filt, min_time):
     return {b["name"]: b for b in json.loads(out)["benchmarks"]}
 
 
-def torch_rate(torch, layout, dtype, reduction, weights, n, threads):
+def torch_rate(torch, op, layout, dtype, reduction, weights, n, threads):
+    """PyTorch's rate for the forward, or for autograd's backward alone (the forward it needs is
+    run once, outside the timing)."""
     torch.set_num_threads(threads)
     tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
     rows = n // 100
@@ -47,17 +54,33 @@ def torch_rate(torch, layout, dtype, reduction, weights, n, threads):
     p = (torch.rand(100) + 0.5).to(tdt) if weights == "perclass" else None
     f = torch.nn.functional.binary_cross_entropy_with_logits
     try:
-        f(x, t, weight=w, pos_weight=p, reduction=reduction)
+        if op == "bce":
+            call = lambda: f(x, t, weight=w, pos_weight=p, reduction=reduction)
+        else:
+            wrt = x if op == "grad_self" else t
+            wrt.requires_grad_(True)
+            loss = f(x, t, weight=w, pos_weight=p, reduction=reduction)
+            g = torch.rand(loss.shape, dtype=tdt) + 0.5
+            call = lambda: torch.autograd.grad(loss, wrt, g, retain_graph=True)
+        call()
     except RuntimeError:
         return None
     reps, elapsed = 1, 0.0
     while elapsed < 0.1:
         start = time.perf_counter()
         for _ in range(reps):
-            f(x, t, weight=w, pos_weight=p, reduction=reduction)
+            call()
         elapsed = time.perf_counter() - start
         reps *= 2
     return (reps // 2) * n / elapsed / 1e9
+
+
+def bytes_per_element(op, dtype, reduction, weights):
+    """Memory traffic per element: each full input once, plus the output for 'none' and for
+    gradients (which are always full-sized); a [1] gradOutput counts nothing."""
+    inputs = 2 + (weights == "full") + (op != "bce" and reduction == "none")
+    outputs = 1 if (op != "bce" or reduction == "none") else 0
+    return ELEM[dtype] * (inputs + outputs)
 
 
 def main():
@@ -66,29 +89,31 @@ def main():
     markdown = sys.argv[sys.argv.index("--markdown") + 1] if "--markdown" in sys.argv else None
     import torch
     rows = []
+    subset = "bce/contiguous/fp32|bce/transposed/fp32|bce/contiguous/(fp16|bf16)/none/noweight|grad|stream"
     for threads in (1, 2):
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
-        results = run_bench(build, threads, "bce/|stream", 0.05 if quick else 0.1)
+        results = run_bench(build, threads, subset if quick else "bce/|grad|stream",
+                            0.05 if quick else 0.1)
         bandwidth = results["stream/triad/20000000/%d/real_time" % threads]["bytes_per_second"]
         print("threads=%d: triad %.1f GB/s; timing PyTorch ..." % (threads, bandwidth / 1e9),
               file=sys.stderr, flush=True)
-        for layout, dtype, reduction, weights in cases(quick):
+        for op, layout, dtype, reduction, weights in cases(quick):
             for n in SIZES:
-                name = "bce/%s/%s/%s/%s/%d/real_time" % (layout, dtype, reduction, weights, n)
+                name = "%s/%s/%s/%s/%s/%d/real_time" % (op, layout, dtype, reduction, weights, n)
                 ours = results[name]["items_per_second"] / 1e9
-                theirs = torch_rate(torch, layout, dtype, reduction, weights, n, threads)
-                per_elem = ELEM[dtype] * (2 + (weights == "full") + (reduction == "none"))
-                limit = bandwidth / per_elem / 1e9
-                rows.append((layout, n, dtype, reduction, weights, threads, ours, theirs, limit))
-            print("  %s %s %s %s done" % (layout, dtype, reduction, weights), file=sys.stderr,
-                  flush=True)
-    header = "| case | N | dtype | reduction | weights | threads | OpenACLNN Gelem/s | PyTorch Gelem/s | ratio | fraction of BW limit |"
-    lines = [header, "|" + "---|" * 10]
-    for layout, n, dtype, reduction, weights, threads, ours, theirs, limit in rows:
+                theirs = torch_rate(torch, op, layout, dtype, reduction, weights, n, threads)
+                limit = bandwidth / bytes_per_element(op, dtype, reduction, weights) / 1e9
+                rows.append((op, layout, n, dtype, reduction, weights, threads, ours, theirs,
+                             limit))
+            print("  %s %s %s %s %s done" % (op, layout, dtype, reduction, weights),
+                  file=sys.stderr, flush=True)
+    header = "| op | case | N | dtype | reduction | weights | threads | OpenACLNN Gelem/s | PyTorch Gelem/s | ratio | fraction of BW limit |"
+    lines = [header, "|" + "---|" * 11]
+    for op, layout, n, dtype, reduction, weights, threads, ours, theirs, limit in rows:
         ratio = "%.1f" % (ours / theirs) if theirs else "n/a"
         torch_text = "%.3f" % theirs if theirs else "n/a"
-        lines.append("| %s | %d | %s | %s | %s | %d | %.3f | %s | %s | %.2f |" % (
-            layout, n, dtype, reduction, weights, threads, ours, torch_text, ratio, ours / limit))
+        lines.append("| %s | %s | %d | %s | %s | %s | %d | %.3f | %s | %s | %.2f |" % (
+            op, layout, n, dtype, reduction, weights, threads, ours, torch_text, ratio, ours / limit))
     print("\n".join(lines))
     if markdown:
         with open(markdown, "w") as out:

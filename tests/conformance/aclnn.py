@@ -67,14 +67,6 @@ aclCreateTensor = _fn("aclCreateTensor", c_void_p,
 aclDestroyTensor = _fn("aclDestroyTensor", c_int, [c_void_p])
 
 
-def has_symbol(name):
-    try:
-        getattr(lib, name)
-        return True
-    except AttributeError:
-        return False
-
-
 # op name -> number of tensor inputs before `reduction` (all ops: ..., reduction, out, ws, exec)
 OPS = {
     "aclnnBinaryCrossEntropyWithLogits": ("self", "target", "weight", "pos_weight"),

@@ -93,3 +93,19 @@ def x_sweep():
     x = A.round_to(x, "fp32")
     assert np.isfinite(x).all()
     return x
+
+
+def random_operands(rng, shape, in_domain):
+    """self and target over `shape`, and weight and pos_weight each absent, full or broadcast,
+    every one in a random dtype and a random strided view."""
+    x = A.random_view(rng, random_x(rng, shape), pick_dtype(rng))
+    t = A.random_view(rng, random_target(rng, shape, in_domain), pick_dtype(rng))
+    weights = []
+    for _ in ("weight", "pos_weight"):
+        mode = WEIGHT_MODES[int(rng.integers(0, len(WEIGHT_MODES)))]
+        if mode == "absent":
+            weights.append(None)
+            continue
+        wshape = broadcast_shape(rng, shape, mode)
+        weights.append(A.random_view(rng, random_weight(rng, wshape, in_domain), pick_dtype(rng)))
+    return x, t, weights[0], weights[1]

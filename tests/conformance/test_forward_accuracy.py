@@ -11,10 +11,7 @@ import aclnn as A
 import cases as C
 import reference as R
 
-try:
-    import mpmath
-except ImportError:  # pragma: no cover
-    mpmath = None
+import mpmath
 
 MAX_ULP = {}
 
@@ -123,7 +120,6 @@ def test_weighted_tail_near_fp32_underflow():
     assert (A.ulp_error(got, exact) <= 4).all(), (got, exact, A.ulp_error(got, exact))
 
 
-@pytest.mark.skipif(mpmath is None, reason="mpmath not installed")
 def test_reference_agrees_with_mpmath():
     """The float64 reference used above is accurate to ~1e-15 relative (in domain)."""
     rng = np.random.default_rng(3)

@@ -23,21 +23,11 @@ def make_case(seed):
     rank = int(rng.integers(0, 9))
     shape = C.random_shape(rng, rank, big=(seed % 50 == 7))
     dom = rng.random() < 0.8
-    sd, td = C.pick_dtype(rng), C.pick_dtype(rng)
     reduction = int(rng.integers(0, 3))
-    x = A.random_view(rng, C.random_x(rng, shape), sd)
-    t = A.random_view(rng, C.random_target(rng, shape, dom), td)
-    ops = {}
-    for name in ("weight", "pos_weight"):
-        mode = C.WEIGHT_MODES[int(rng.integers(0, len(C.WEIGHT_MODES)))]
-        if mode == "absent":
-            ops[name] = None
-            continue
-        wshape = C.broadcast_shape(rng, shape, mode)
-        ops[name] = A.random_view(rng, C.random_weight(rng, wshape, dom), C.pick_dtype(rng))
+    x, t, weight, pos_weight = C.random_operands(rng, shape, dom)
     out_shape = shape if reduction == 0 else [(), (1,), (1, 1)][int(rng.integers(0, 3))]
-    out = A.output_view(rng, out_shape, td)
-    return x, t, ops["weight"], ops["pos_weight"], reduction, out
+    out = A.output_view(rng, out_shape, t.dtype)
+    return x, t, weight, pos_weight, reduction, out
 
 
 def values(v, shape):
