@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Runs each example program and checks the numbers it prints against float64 math.
+
+Usage: check_examples.py EXAMPLES_DIR
+"""
+import math
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+
+def f32(values):
+    return [float(np.float32(v)) for v in values]
+
+
+def softplus(z):
+    return max(z, 0.0) + math.log1p(math.exp(-abs(z)))
+
+
+def loss(x, t, w=1.0, p=1.0):
+    return w * (p * t * softplus(-x) + (1 - t) * softplus(x))
+
+
+def sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+def printed(directory, name):
+    out = subprocess.run([directory + "/" + name], check=True, capture_output=True,
+                         text=True).stdout
+    return out, [float(v) for v in re.findall(r"(?:is|loss|batch is): (-?[0-9.]+)", out)]
+
+
+def check(name, got, expected, tolerance=2e-6):
+    assert len(got) == len(expected), (name, got, expected)
+    for g, e in zip(got, expected):
+        assert abs(g - e) <= tolerance * max(1.0, abs(e)), (name, got, expected)
+    print("%s: %d values match float64" % (name, len(got)))
+
+
+def main():
+    directory = sys.argv[1]
+    # The CANN sample: [4,2], weight = pos_weight = 0.5, reduction none.
+    x = f32([.1, .1, .2, .2, .3, .3, .4, .4])
+    t = f32([.2, .2, .1, .1, .2, .2, .1, .1])
+    _, got = printed(directory, "binary_cross_entropy_with_logits")
+    check("sample", got, [loss(a, b, 0.5, 0.5) for a, b in zip(x, t)])
+
+    # Mean over a transposed [3,4] view of a [4,3] buffer.
+    logits = f32([-2.0, 0.5, 1.0, 3.0, -0.5, 0.0, 0.25, 2.0, -1.0, 1.5, -3.0, 0.75])
+    labels = [0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0]
+    mean = sum(loss(logits[c * 3 + r], labels[r * 4 + c]) for r in range(3) for c in range(4)) / 12
+    _, got = printed(directory, "binary_cross_entropy_with_logits_mean_transposed")
+    check("transposed mean", got, [mean])
+
+    # Training step: mean loss with a per-label pos_weight, then its gradient.
+    logits = f32([1.5, -0.5, 0.25, -2.0, 0.75, 3.0])
+    labels = [1, 0, 1, 0, 1, 1]
+    pos = [1.0, 2.0, 0.5]
+    mean = sum(loss(logits[i], labels[i], 1.0, pos[i % 3]) for i in range(6)) / 6
+    grads = [((1 + (pos[i % 3] - 1) * labels[i]) * sigmoid(logits[i]) - pos[i % 3] * labels[i]) / 6
+             for i in range(6)]
+    out, _ = printed(directory, "bce_with_logits_training_step")
+    got_loss = [float(v) for v in re.findall(r"loss: (-?[0-9.]+)", out)]
+    got_grads = [float(v) for v in re.findall(r"grad\[\d\] is: (-?[0-9.]+)", out)]
+    check("training step", got_loss + got_grads, [mean] + grads)
+
+
+if __name__ == "__main__":
+    main()
