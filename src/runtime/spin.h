@@ -10,6 +10,7 @@ namespace openaclnn {
 
 // How long a waiter polls before it parks on a condition variable.
 inline constexpr std::chrono::microseconds kSpinBudget{40};
+inline constexpr std::chrono::microseconds kSpinWithoutYield{10};
 
 // Tells the CPU this is a spin loop (saves power, frees the sibling hyper-thread).
 inline void CpuRelax() {
@@ -24,14 +25,17 @@ inline void CpuRelax() {
 
 // Polls `ready` for up to kSpinBudget; true as soon as it holds. Yields now and then so that on a
 // machine with few cores the thread being waited for still gets to run.
+// The first few microseconds spin without yielding: a yield is a system call that can cost a
+// microsecond itself, as long as a small call's whole kernel.
 template <class Predicate>
 bool SpinUntil(Predicate&& ready) {
-  const auto deadline = std::chrono::steady_clock::now() + kSpinBudget;
+  const auto start = std::chrono::steady_clock::now();
   for (unsigned round = 1;; ++round) {
     if (ready()) return true;
     if (round % 16 == 0) {
-      if (std::chrono::steady_clock::now() >= deadline) return false;
-      std::this_thread::yield();
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited >= kSpinBudget) return false;
+      if (waited >= kSpinWithoutYield) std::this_thread::yield();
     } else {
       CpuRelax();
     }
