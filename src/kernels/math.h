@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "base/dtype.h"
 
@@ -70,36 +71,29 @@ inline constexpr double kExpTaylor64[] = {1.0,
 // target can compile its own copy of them (see the note there).
 #include "kernels/math_formulas.inc"
 
-// The policy for one element at a time: host loops, tails of SIMD loops, CUDA threads.
-struct ScalarOps {
-  using V = float;
-  OPENACLNN_HOST_DEVICE static V Set(float c) { return c; }
+// The policy for one element at a time (host loops, tails of SIMD loops, CUDA threads), in fp32
+// (ScalarOps) or fp64 (ScalarOps64, for GradSelf64).
+template <class T>
+struct ScalarOpsOf {
+  using V = T;
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  static constexpr int kMantissaBits = sizeof(T) == 4 ? 23 : 52;
+  static constexpr int64_t kExponentBias = sizeof(T) == 4 ? 127 : 1023;
+
+  OPENACLNN_HOST_DEVICE static V Set(T c) { return c; }
   OPENACLNN_HOST_DEVICE static V Neg(V a) { return -a; }
   OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
   OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
   OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
-  // 2^n for an integer-valued n in [-126, 127].
+  // 2^n for an integer-valued n in the normal exponent range.
   OPENACLNN_HOST_DEVICE static V Pow2(V n) {
-    return BitCast<float>(static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23);
+    return BitCast<T>(static_cast<Bits>(static_cast<int64_t>(n) + kExponentBias) << kMantissaBits);
   }
   // table[i] for an integer-valued i in [0, 15].
-  OPENACLNN_HOST_DEVICE static V Lookup(const float* table, V i) {
-    return table[static_cast<int>(i)];
-  }
+  OPENACLNN_HOST_DEVICE static V Lookup(const T* table, V i) { return table[static_cast<int>(i)]; }
 };
 
-// ScalarOps in fp64, for GradSelf64.
-struct ScalarOps64 {
-  using V = double;
-  OPENACLNN_HOST_DEVICE static V Set(double c) { return c; }
-  OPENACLNN_HOST_DEVICE static V Neg(V a) { return -a; }
-  OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
-  OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
-  OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
-  // 2^n for an integer-valued n in [-1022, 1023].
-  OPENACLNN_HOST_DEVICE static V Pow2(V n) {
-    return BitCast<double>(static_cast<uint64_t>(static_cast<int64_t>(n) + 1023) << 52);
-  }
-};
+using ScalarOps = ScalarOpsOf<float>;
+using ScalarOps64 = ScalarOpsOf<double>;
 
 }  // namespace openaclnn::math
