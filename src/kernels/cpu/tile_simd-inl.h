@@ -6,11 +6,17 @@
 using D = hn::ScalableTag<float>;
 using V = hn::Vec<D>;
 
-// The vector policy for math.h's formulas: each member is the lane-wise IEEE operation of the
-// same member of math::ScalarOps.
-struct HwyOps {
-  using V = hn::Vec<D>;
-  static V Set(float c) { return hn::Set(D(), c); }
+// The vector policy for math.h's formulas over descriptor DV (fp32 lanes, or fp64 lanes for
+// GradSelf64): each member is the lane-wise IEEE operation of the same member of
+// math::ScalarOpsOf.
+template <class DV>
+struct HwyOpsOf {
+  using T = hn::TFromD<DV>;
+  using V = hn::Vec<DV>;
+  static constexpr int kMantissaBits = sizeof(T) == 4 ? 23 : 52;
+  static constexpr int kExponentBias = sizeof(T) == 4 ? 127 : 1023;
+
+  static V Set(T c) { return hn::Set(DV(), c); }
   static V Neg(V a) { return hn::Neg(a); }
   static V Abs(V a) { return hn::Abs(a); }
   static V MulAdd(V a, V b, V c) { return hn::MulAdd(a, b, c); }
@@ -18,50 +24,38 @@ struct HwyOps {
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
   }
-  // 2^n for an integer-valued n in [-126, 127], built in the exponent field.
+  // 2^n for an integer-valued n in the normal exponent range: n + 1.5*2^p (p the mantissa
+  // width) holds n in its low bits, which go into the exponent field.
   static V Pow2(V n) {
-    const hn::RebindToSigned<D> di;
-    return hn::BitCast(D(), hn::ShiftLeft<23>(hn::ConvertTo(di, n) + hn::Set(di, 127)));
-  }  // table[i] per lane, for integer-valued i in [0, 15].
-  // Tables hold 16 entries: a 16-lane vector permutes them in registers, narrower ones gather.
-  static V Lookup(const float* table, V i) {
-    const hn::RebindToSigned<D> di;
-    if constexpr (hn::MaxLanes(D()) == 16) {
-      return hn::TableLookupLanes(hn::LoadU(D(), table),
-                                  hn::IndicesFromVec(D(), hn::ConvertTo(di, i)));
+    const hn::RebindToSigned<DV> di;
+    const V magic = Set(sizeof(T) == 4 ? math::kRoundMagic : math::kRoundMagic64);
+    const auto biased =
+        hn::BitCast(di, n + magic) - hn::BitCast(di, magic) + hn::Set(di, kExponentBias);
+    return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(biased));
+  }
+  // table[i] per lane, for integer-valued i in [0, 15]. Tables hold 16 entries: a 16-lane vector
+  // permutes them in registers, narrower ones gather.
+  static V Lookup(const T* table, V i) {
+    const hn::RebindToSigned<DV> di;
+    if constexpr (hn::MaxLanes(DV()) == 16) {
+      return hn::TableLookupLanes(hn::LoadU(DV(), table),
+                                  hn::IndicesFromVec(DV(), hn::ConvertTo(di, i)));
     } else {
-      return hn::GatherIndex(D(), table, hn::ConvertTo(di, i));
+      return hn::GatherIndex(DV(), table, hn::ConvertTo(di, i));
     }
   }
 };
 
-// HwyOps in fp64, over half as many lanes, for GradSelf64.
-struct HwyOps64 {
-  using D64 = hn::Repartition<double, D>;
-  using V = hn::Vec<D64>;
-  static V Set(double c) { return hn::Set(D64(), c); }
-  static V Neg(V a) { return hn::Neg(a); }
-  static V Abs(V a) { return hn::Abs(a); }
-  static V MulAdd(V a, V b, V c) { return hn::MulAdd(a, b, c); }
-  template <class M>
-  static V IfThenElse(M mask, V yes, V no) {
-    return hn::IfThenElse(mask, yes, no);
-  }
-  // 2^n for an integer-valued n in [-1022, 1023]: n + 1.5*2^52 holds n in its low bits.
-  static V Pow2(V n) {
-    const hn::RebindToSigned<D64> di;
-    const V magic = Set(math::kRoundMagic64);
-    const auto biased = hn::BitCast(di, n + magic) - hn::BitCast(di, magic) + hn::Set(di, 1023);
-    return hn::BitCast(D64(), hn::ShiftLeft<52>(biased));
-  }
-};
+using D64 = hn::Repartition<double, D>;
+using HwyOps = HwyOpsOf<D>;
+using HwyOps64 = HwyOpsOf<D64>;
 
 #include "kernels/math_formulas.inc"
 
 // GradSelf64 on the float lanes of v: each half widened to fp64, evaluated, rounded back once.
-V GradSelfInFp64(V x, V t, V w, V p, V g, hn::Vec<HwyOps64::D64> scale) {
+V GradSelfInFp64(V x, V t, V w, V p, V g, hn::Vec<D64> scale) {
   const hn::Half<D> dh;
-  const HwyOps64::D64 d64;
+  const D64 d64;
   auto half = [&](auto take) {
     const auto wide = GradSelf64<HwyOps64>(hn::PromoteTo(d64, take(x)), hn::PromoteTo(d64, take(t)),
                                            hn::PromoteTo(d64, take(w)), hn::PromoteTo(d64, take(p)),
@@ -166,7 +160,7 @@ template <LossKind kKind>
 struct Evaluator {
   Source x, t, w, p, g;
   V scale;
-  hn::Vec<HwyOps64::D64> scale64;
+  hn::Vec<D64> scale64;
 
   V At(int64_t i) const { return Compute(x.Load(i), t.Load(i), w.Load(i), p.Load(i), g.Load(i)); }
   V AtPartial(int64_t i, int64_t n) const {
@@ -204,13 +198,10 @@ Evaluator<kKind> MakeEvaluator(double gradient_scale, const TileInputs& in) {
   const TileOperand none;
   const TileOperand& t = kKind == LossKind::kGradTarget ? none : in.operand[kTarget];
   const TileOperand& g = kKind == LossKind::kLoss ? none : in.operand[kGradOutput];
-  return {Source(in.operand[kSelf]),
-          Source(t),
-          Source(in.operand[kWeight]),
-          Source(in.operand[kPosWeight]),
-          Source(g),
-          hn::Set(D(), static_cast<float>(gradient_scale)),
-          hn::Set(HwyOps64::D64(), gradient_scale)};
+  return {
+      Source(in.operand[kSelf]),      Source(t), Source(in.operand[kWeight]),
+      Source(in.operand[kPosWeight]), Source(g), hn::Set(D(), static_cast<float>(gradient_scale)),
+      hn::Set(D64(), gradient_scale)};
 }
 
 // The 16 fp64 lanes of the block order (element i to lane i % 16) as 32/N vectors of N/2
