@@ -62,7 +62,9 @@ void ThreadPool::Run(int participants, Task task, void* context) {
   task_ = task;
   context_ = context;
   participants_ = participants;
-  pending_.store(participants - 1, std::memory_order_relaxed);
+  // Every worker acknowledges every job, taking part or not, so that none is still reading this
+  // job's fields when the next Run writes them.
+  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_seq_cst);  // publishes the job
   if (sleepers_.load(std::memory_order_seq_cst) > 0) {
     { std::lock_guard<std::mutex> guard(sleep_mu_); }
@@ -95,8 +97,7 @@ void ThreadPool::WorkerLoop(int worker, uint64_t seen) {
     WaitForWork(seen);
     seen = generation_.load(std::memory_order_acquire);
     if (stop_.load(std::memory_order_acquire)) return;
-    if (worker >= participants_) continue;
-    task_(context_, worker);
+    if (worker < participants_) task_(context_, worker);
     // The last one to finish wakes a caller that stopped spinning.
     if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
         caller_sleeping_.load(std::memory_order_seq_cst)) {

@@ -43,7 +43,8 @@ class ThreadPool {
   std::vector<std::thread> workers_;  // worker w is workers_[w - 1]
   std::mutex run_mu_;                 // one Run at a time
 
-  // The current job, published by bumping generation_.
+  // The current job, published by bumping generation_; pending_ counts the workers that have
+  // not yet acknowledged it.
   Task task_ = nullptr;
   void* context_ = nullptr;
   int participants_ = 0;
