@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: a release build with every test (C API, units, PyTorch differential
-# and accuracy suites, ATK conformance, install + CANN link lines), then the C/C++ tests again
-# under AddressSanitizer and UndefinedBehaviorSanitizer.
+# and accuracy suites, ATK conformance, install + CANN link lines, examples), then the C/C++
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh test
@@ -18,3 +18,9 @@ cmake --build build-sanitize -j "$jobs"
 # links uninstrumented programs; both ran above.
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE "python|install"
+
+# And once more under ThreadSanitizer: streams, events and the kernels' thread pool.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DOPENACLNN_SANITIZE=thread -DOPENACLNN_BUILD_TESTS=ON -DOPENACLNN_BUILD_EXAMPLES=OFF
+cmake --build build-tsan -j "$jobs"
+OPENACLNN_NUM_THREADS=8 ctest --test-dir build-tsan --output-on-failure -j "$jobs" -LE "python|install"

@@ -105,16 +105,17 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
                 "aclSetAclOpExecutorRepeatable after phase 1 to run it again) or destroyed.",
                 api, static_cast<void*>(executor));
   }
+  // A one-shot executor is used up by phase 2, run or not, as in CANN. It leaves the registry
+  // before it is queued: once queued, the stream may run and free it at any moment.
+  const bool one_shot = !executor->repeatable;
+  if (one_shot) Executors().Remove(executor);
   aclnnStatus status = CheckLaunch(api, workspace, workspace_size, *executor);
   if (status == ACLNN_SUCCESS && executor->plan != nullptr) {
     status = Enqueue(api, executor, workspace, stream);
-    if (status == ACLNN_SUCCESS && !executor->repeatable) {
-      Executors().Remove(executor);  // the queued launch owns the user's reference now
-      return ACLNN_SUCCESS;
-    }
+    // Queued, a one-shot executor's reference belongs to the launch, which releases it.
+    if (status == ACLNN_SUCCESS) return ACLNN_SUCCESS;
   }
-  // A one-shot executor is used up by phase 2, run or not, as in CANN.
-  if (!executor->repeatable && Executors().Remove(executor)) Release(executor);
+  if (one_shot) Release(executor);
   return status;
 }
 
