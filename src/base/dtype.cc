@@ -18,17 +18,6 @@ bool ToFloatType(aclDataType dtype, FloatType* type) {
   }
 }
 
-aclDataType ToAclDataType(FloatType type) {
-  switch (type) {
-    case FloatType::kFloat16:
-      return ACL_FLOAT16;
-    case FloatType::kBFloat16:
-      return ACL_BF16;
-    default:
-      return ACL_FLOAT;
-  }
-}
-
 const char* DataTypeName(aclDataType dtype) {
   switch (dtype) {
     case ACL_DT_UNDEFINED:

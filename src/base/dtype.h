@@ -18,7 +18,6 @@ namespace openaclnn {
 enum class FloatType : uint8_t { kFloat32, kFloat16, kBFloat16 };
 
 bool ToFloatType(aclDataType dtype, FloatType* type);
-aclDataType ToAclDataType(FloatType type);
 // CANN's spelling of a dtype in messages, e.g. "DT_FLOAT16".
 const char* DataTypeName(aclDataType dtype);
 inline constexpr size_t ElementSize(FloatType type) { return type == FloatType::kFloat32 ? 4 : 2; }

@@ -191,9 +191,3 @@ INSTANTIATE_TEST_SUITE_P(BothGradients, GradientChecks, ::testing::ValuesIn(kApi
 
 }  // namespace
 }  // namespace openaclnn::testing
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new openaclnn::testing::AclEnvironment);
-  return RUN_ALL_TESTS();
-}

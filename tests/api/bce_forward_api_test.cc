@@ -377,9 +377,3 @@ TEST(BceForwardValues, TransposedSelfMatchesTheExactLoss) {
 
 }  // namespace
 }  // namespace openaclnn::testing
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new openaclnn::testing::AclEnvironment);
-  return RUN_ALL_TESTS();
-}
