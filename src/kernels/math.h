@@ -20,17 +20,31 @@ namespace openaclnn::math {
 inline constexpr float kLog2E = 1.44269504088896341f;
 inline constexpr float kLn2Hi = 0.693359375f;  // few mantissa bits: n * kLn2Hi is exact
 inline constexpr float kLn2Lo = -2.12194440e-4f;
-inline constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23: x + M - M rounds x to integer
-// Beyond this, exp(-a) < 2^-150 rounds to 0; clamping keeps the exponent arithmetic small.
+// 1.5 * 2^23: x + M rounds x to an integer i (for |x| < 2^22) and holds i in its low mantissa
+// bits, which the exponent arithmetic (Pow2Rounded) and the table lookups (LookupRounded) read.
+inline constexpr float kRoundMagic = 12582912.0f;
+// exp(-a) is evaluated directly up to a = kExpNearMax and, scaled by 2^64, up to kExpArgMax:
+// beyond, exp(-a) < 2^-150 rounds to 0, and clamping keeps the exponent arithmetic small.
+inline constexpr float kExpNearMax = 64.0f;
 inline constexpr float kExpArgMax = 120.0f;
 inline constexpr float kExpP[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
                                   4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
-// log(1 + e) by table: u = 1 + e is split at the nearest 1 + i/8 (i = 0..8), with
-// kLogReciprocal[i] = 1/(1 + i/8) rounded to fp32 and kLogCenterHi/Lo[i] = -log of it to 48 bits
-// (i = 0 is exact: r = 1, log 0, so small results keep every digit).
+// log(1 + e) by table: 1 + e is split at the nearest 1 + i/8 (i = 0..8), with
+// kLogReciprocal[i] = r = 1/(1 + i/8) rounded to fp32, kLogReciprocalMinusOne[i] = r - 1 (exact)
+// and kLogCenterHi/Lo[i] = -log(r) to 48 bits (i = 0 is exact: r = 1, log 0, so small results
+// keep every digit).
 inline constexpr float kLogReciprocal[16] = {0x1.000000p+0f, 0x1.c71c72p-1f, 0x1.99999ap-1f,
                                              0x1.745d18p-1f, 0x1.555556p-1f, 0x1.3b13b2p-1f,
                                              0x1.24924ap-1f, 0x1.111112p-1f, 0x1.000000p-1f};
+inline constexpr float kLogReciprocalMinusOne[16] = {0.0f,
+                                                     -0x1.c71c70p-4f,
+                                                     -0x1.999998p-3f,
+                                                     -0x1.1745d0p-2f,
+                                                     -0x1.555554p-2f,
+                                                     -0x1.89d89cp-2f,
+                                                     -0x1.b6db6cp-2f,
+                                                     -0x1.dddddcp-2f,
+                                                     -0x1.000000p-1f};
 inline constexpr float kLogCenterHi[16] = {0.0f,           0x1.e27074p-4f, 0x1.c8ff7ap-3f,
                                            0x1.4618bap-2f, 0x1.9f323cp-2f, 0x1.f128f4p-2f,
                                            0x1.1e85f4p-1f, 0x1.41d8fcp-1f, 0x1.62e430p-1f};
@@ -85,12 +99,18 @@ struct ScalarOpsOf {
   OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
   OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
   OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
-  // 2^n for an integer-valued n in the normal exponent range.
-  OPENACLNN_HOST_DEVICE static V Pow2(V n) {
-    return BitCast<T>(static_cast<Bits>(static_cast<int64_t>(n) + kExponentBias) << kMantissaBits);
+  // 2^(i + k) for rounded = kRoundMagic + i (the integer i in its low mantissa bits) and i + k in
+  // the normal exponent range. Integer arithmetic on the bits: no float-to-int conversion.
+  OPENACLNN_HOST_DEVICE static V Pow2Rounded(V rounded, int k) {
+    const Bits magic_bits =
+        BitCast<Bits>(static_cast<T>(sizeof(T) == 4 ? kRoundMagic : kRoundMagic64));
+    const Bits offset = static_cast<Bits>(kExponentBias + k) - magic_bits;
+    return BitCast<T>((BitCast<Bits>(rounded) + offset) << kMantissaBits);
   }
-  // table[i] for an integer-valued i in [0, 15].
-  OPENACLNN_HOST_DEVICE static V Lookup(const T* table, V i) { return table[static_cast<int>(i)]; }
+  // table[i] for rounded = kRoundMagic + i, i in [0, 15] (kRoundMagic's low 4 bits are 0).
+  OPENACLNN_HOST_DEVICE static V LookupRounded(const T* table, V rounded) {
+    return table[BitCast<Bits>(rounded) & 15];
+  }
 };
 
 using ScalarOps = ScalarOpsOf<float>;

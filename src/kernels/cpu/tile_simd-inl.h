@@ -24,24 +24,29 @@ struct HwyOpsOf {
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
   }
-  // 2^n for an integer-valued n in the normal exponent range: n + 1.5*2^p (p the mantissa
-  // width) holds n in its low bits, which go into the exponent field.
-  static V Pow2(V n) {
+  // 2^(i + k) for rounded = kRoundMagic + i: integer arithmetic on the exponent field.
+  static V Pow2Rounded(V rounded, int k) {
     const hn::RebindToSigned<DV> di;
-    const V magic = Set(sizeof(T) == 4 ? math::kRoundMagic : math::kRoundMagic64);
-    const auto biased =
-        hn::BitCast(di, n + magic) - hn::BitCast(di, magic) + hn::Set(di, kExponentBias);
+    using TI = hn::TFromD<decltype(di)>;
+    const TI magic_bits =
+        BitCast<TI>(static_cast<T>(sizeof(T) == 4 ? math::kRoundMagic : math::kRoundMagic64));
+    const auto biased = hn::BitCast(di, rounded) + hn::Set(di, kExponentBias + k - magic_bits);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(biased));
   }
-  // table[i] per lane, for integer-valued i in [0, 15]. Tables hold 16 entries: a 16-lane vector
-  // permutes them in registers, narrower ones gather.
-  static V Lookup(const T* table, V i) {
+  // table[i] per lane for rounded = kRoundMagic + i, i in [0, 15]. Tables hold 16 entries:
+  // 16 lanes permute them in registers, 8 lanes permute each half and select, narrower gather.
+  static V LookupRounded(const T* table, V rounded) {
     const hn::RebindToSigned<DV> di;
+    const auto index = hn::BitCast(di, rounded) & hn::Set(di, 15);
     if constexpr (hn::MaxLanes(DV()) == 16) {
-      return hn::TableLookupLanes(hn::LoadU(DV(), table),
-                                  hn::IndicesFromVec(DV(), hn::ConvertTo(di, i)));
+      return hn::TableLookupLanes(hn::LoadU(DV(), table), hn::IndicesFromVec(DV(), index));
+    } else if constexpr (hn::MaxLanes(DV()) == 8) {
+      const auto in_half = hn::IndicesFromVec(DV(), index & hn::Set(di, 7));
+      const auto upper = hn::RebindMask(DV(), hn::TestBit(index, hn::Set(di, 8)));
+      return hn::IfThenElse(upper, hn::TableLookupLanes(hn::LoadU(DV(), table + 8), in_half),
+                            hn::TableLookupLanes(hn::LoadU(DV(), table), in_half));
     } else {
-      return hn::GatherIndex(DV(), table, hn::ConvertTo(di, i));
+      return hn::GatherIndex(DV(), table, index);
     }
   }
 };
@@ -145,6 +150,13 @@ void Store(const TileOutput& output, int64_t i, V v) {
   }
 }
 
+// Lanes where the kNear formulas apply (|x| <= kExpNearMax) and gave a finite result. That
+// result is not finite wherever another input is not (inf*0 and inf-inf are NaN, and the
+// log1p(exp(-|x|)) factor is never 0 there), so those lanes need no test of their own.
+auto NearAndFinite(V x, V result) {
+  return hn::And(hn::Le(hn::Abs(x), hn::Set(D(), math::kExpNearMax)), hn::IsFinite(result));
+}
+
 // Lanes where every value is finite: v*0 is 0 for finite v and NaN otherwise, so one test of
 // their sum covers them all.
 template <class... Vs>
@@ -171,20 +183,20 @@ struct Evaluator {
  private:
   V Compute(V xv, V tv, V wv, V pv, V gv) const {
     if constexpr (kKind == LossKind::kLoss) {
-      const auto finite = AllFinite(xv, tv, wv, pv);
-      const V fast = Loss<HwyOps>(xv, tv, wv, pv);
-      if (HWY_LIKELY(hn::AllTrue(D(), finite))) return fast;
-      return hn::IfThenElse(finite, fast, ReferenceLoss<HwyOps>(xv, tv, wv, pv));
+      const V fast = Loss<HwyOps, Range::kNear>(xv, tv, wv, pv);
+      if (HWY_LIKELY(hn::AllTrue(D(), NearAndFinite(xv, fast)))) return fast;
+      return hn::IfThenElse(AllFinite(xv, tv, wv, pv), Loss<HwyOps>(xv, tv, wv, pv),
+                            ReferenceLoss<HwyOps>(xv, tv, wv, pv));
     } else if constexpr (kKind == LossKind::kGradSelf) {
       const auto finite = AllFinite(xv, tv, wv, pv, gv);
       const V fast = GradSelfInFp64(xv, tv, wv, pv, gv, scale64);
       if (HWY_LIKELY(hn::AllTrue(D(), finite))) return fast;
       return hn::IfThenElse(finite, fast, ReferenceGradSelf<HwyOps>(xv, tv, wv, pv, gv) * scale);
     } else {
-      const auto finite = AllFinite(xv, wv, pv, gv);
-      V grad = GradTarget<HwyOps>(xv, wv, pv, gv);
-      if (HWY_UNLIKELY(!hn::AllTrue(D(), finite))) {
-        grad = hn::IfThenElse(finite, grad, ReferenceGradTarget<HwyOps>(xv, wv, pv, gv));
+      V grad = GradTarget<HwyOps, Range::kNear>(xv, wv, pv, gv);
+      if (HWY_UNLIKELY(!hn::AllTrue(D(), NearAndFinite(xv, grad)))) {
+        grad = hn::IfThenElse(AllFinite(xv, wv, pv, gv), GradTarget<HwyOps>(xv, wv, pv, gv),
+                              ReferenceGradTarget<HwyOps>(xv, wv, pv, gv));
       }
       return grad * scale;
     }
