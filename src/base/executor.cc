@@ -53,10 +53,15 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
                 api, stream, stream_status);
   }
   if (executor->repeatable) executor->references.fetch_add(1, std::memory_order_relaxed);
-  Enqueue(target, Task([executor, addresses, workspace] {
-            executor->plan->Run(addresses, workspace);
-            Release(executor);
-          }));
+  const Task launch([executor, addresses, workspace] {
+    executor->plan->Run(addresses, workspace);
+    Release(executor);
+  });
+  if (executor->plan->Quick()) {
+    RunOrEnqueue(target, launch);
+  } else {
+    Enqueue(target, launch);
+  }
   return ACLNN_SUCCESS;
 }
 

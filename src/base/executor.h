@@ -23,6 +23,9 @@ class Plan {
  public:
   virtual ~Plan() = default;
   virtual void Run(const TensorAddresses& addresses, void* workspace) const = 0;
+  // True when Run takes about as long as handing it to a stream's worker thread (a few
+  // microseconds): phase 2 then runs it on the calling thread if the stream has nothing pending.
+  virtual bool Quick() const { return false; }
 };
 
 // Phase 1's result. `plan` null means there is nothing to run (e.g. an empty input).

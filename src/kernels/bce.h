@@ -40,6 +40,10 @@ struct BceProblem {
 // sums are combined in a fixed order, so a mean or sum never depends on threads or SIMD width.
 inline constexpr int64_t kReductionBlock = 4096;
 
+// Up to this many elements a launch is Quick (see Plan): its math takes a few microseconds, about
+// as long as handing it to a stream's worker thread.
+inline constexpr int64_t kQuickElements = kReductionBlock;
+
 uint64_t BceWorkspaceBytes(const BceProblem& problem);
 void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* workspace);
 

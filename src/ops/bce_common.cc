@@ -26,6 +26,7 @@ class BcePlan : public Plan {
   void Run(const TensorAddresses& addresses, void* workspace) const override {
     RunBce(problem_, addresses, workspace);
   }
+  bool Quick() const override { return problem_.count <= kQuickElements; }
 
  private:
   BceProblem problem_;
@@ -39,6 +40,11 @@ class FillPlan : public Plan {
   }
   void Run(const TensorAddresses& addresses, void*) const override {
     FillStrided(out_, shape_, rank_, value_, addresses);
+  }
+  bool Quick() const override {
+    int64_t count = 1;
+    for (int d = 0; d < rank_; ++d) count *= shape_[d];
+    return count <= kQuickElements;
   }
 
  private:

@@ -52,12 +52,38 @@ void Stream::Push(const Task& task) {
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (count_ == ring_.size()) Grow();
-    ring_[(head_ + count_) % ring_.size()] = task;
-    ++count_;
-    queued_.store(count_, std::memory_order_release);
+    PushLocked(task);
+    wake = worker_sleeping_ && !running_here_;
+  }
+  if (wake) work_cv_.notify_one();
+}
+
+void Stream::PushLocked(const Task& task) {
+  if (count_ == ring_.size()) Grow();
+  ring_[(head_ + count_) % ring_.size()] = task;
+  ++count_;
+  queued_.store(count_, std::memory_order_release);
+  submitted_.fetch_add(1, std::memory_order_release);
+}
+
+void Stream::RunHereOrPush(const Task& task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (count_ != 0 || running_here_ || stop_ || !Idle()) {
+      PushLocked(task);
+      if (worker_sleeping_ && !running_here_) work_cv_.notify_one();
+      return;
+    }
+    running_here_ = true;
     submitted_.fetch_add(1, std::memory_order_release);
-    wake = worker_sleeping_;
+  }
+  task();
+  Finish();
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_here_ = false;
+    wake = worker_sleeping_ && count_ != 0;
   }
   if (wake) work_cv_.notify_one();
 }
@@ -86,9 +112,10 @@ bool Stream::Take(Task* task) {
   // Poll first: work queued within a few tens of microseconds is picked up without a wake-up.
   SpinUntil([this] { return queued_.load(std::memory_order_acquire) != 0; });
   std::unique_lock<std::mutex> lock(mu_);
-  if (count_ == 0 && !stop_) {
+  const auto may_take = [this] { return !running_here_ && (count_ != 0 || stop_); };
+  if (!may_take()) {
     worker_sleeping_ = true;
-    work_cv_.wait(lock, [this] { return count_ != 0 || stop_; });
+    work_cv_.wait(lock, may_take);
     worker_sleeping_ = false;
   }
   if (abandon_ || count_ == 0) return false;
@@ -203,5 +230,7 @@ aclError ResolveStream(const char* func, aclrtStream handle, Stream** stream) {
 }
 
 void Enqueue(Stream* stream, const Task& task) { stream->Push(task); }
+
+void RunOrEnqueue(Stream* stream, const Task& task) { stream->RunHereOrPush(task); }
 
 }  // namespace openaclnn

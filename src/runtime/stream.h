@@ -18,4 +18,9 @@ Stream* FindStream(aclrtStream handle, aclError* status);
 // Queues `task` behind everything already queued on `stream`; returns at once.
 void Enqueue(Stream* stream, const Task& task);
 
+// For work about as short as handing it to the stream's worker (a few microseconds): runs `task`
+// on the calling thread, before returning, when nothing is queued on or running in `stream`,
+// which keeps the stream's order; else queues it like Enqueue.
+void RunOrEnqueue(Stream* stream, const Task& task);
+
 }  // namespace openaclnn

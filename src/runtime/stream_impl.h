@@ -26,6 +26,9 @@ class Stream {
   ~Stream() = default;
 
   void Push(const Task& task);
+  // Runs `task` on the calling thread when nothing is queued or running (the order is then the
+  // same as queueing it); else pushes it.
+  void RunHereOrPush(const Task& task);
 
   // Waits until all work queued before the call has run. timeout_ms < 0 waits forever; returns
   // false when the time ran out first.
@@ -48,6 +51,7 @@ class Stream {
   void Run();
   bool Take(Task* task);
   void Finish();
+  void PushLocked(const Task& task);
   void Grow();
   bool WaitUntilCompleted(uint64_t target, int64_t timeout_ms);
 
@@ -62,8 +66,9 @@ class Stream {
   size_t head_ = 0;
   size_t count_ = 0;
   bool worker_sleeping_ = false;
-  bool stop_ = false;     // exit once the queue is empty
-  bool abandon_ = false;  // exit without running what is queued
+  bool running_here_ = false;  // a caller is running a task itself; the worker must not start one
+  bool stop_ = false;          // exit once the queue is empty
+  bool abandon_ = false;       // exit without running what is queued
   bool exited_ = false;
 
   std::atomic<size_t> queued_{0};       // mirror of count_ for lock-free polling by the worker

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <thread>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -58,6 +59,78 @@ TEST_F(StreamInternal, EnqueueRunsManyTasksInOrderWhileTheRingGrows) {
   ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
   EXPECT_EQ(openaclnn::FindStream(handle, &status), nullptr);
   EXPECT_EQ(status, ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(StreamInternal, RunOrEnqueueRunsAtOnceOnlyWhenNothingIsPending) {
+  aclrtStream handle = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&handle), ACL_SUCCESS);
+  aclError status = -1;
+  openaclnn::Stream* stream = openaclnn::FindStream(handle, &status);
+  ASSERT_NE(stream, nullptr);
+  std::vector<int> order;
+  std::vector<int>* sink = &order;
+  // Idle stream: the task has run, on this thread, when the call returns.
+  std::thread::id ran_on;
+  std::thread::id* ran_on_ptr = &ran_on;
+  openaclnn::RunOrEnqueue(stream, openaclnn::Task([sink, ran_on_ptr] {
+                            sink->push_back(0);
+                            *ran_on_ptr = std::this_thread::get_id();
+                          }));
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  // Busy stream: the task queues behind the running one, then behind a queued one.
+  std::atomic<bool> release{false};
+  std::atomic<bool>* gate = &release;
+  openaclnn::Enqueue(stream, openaclnn::Task([gate, sink] {
+                       while (!gate->load()) std::this_thread::yield();
+                       sink->push_back(1);
+                     }));
+  openaclnn::RunOrEnqueue(stream, openaclnn::Task([sink] { sink->push_back(2); }));
+  openaclnn::Enqueue(stream, openaclnn::Task([sink] { sink->push_back(3); }));
+  openaclnn::RunOrEnqueue(stream, openaclnn::Task([sink] { sink->push_back(4); }));
+  EXPECT_EQ(order.size(), 1u);
+  release = true;
+  ASSERT_EQ(aclrtSynchronizeStream(handle), ACL_SUCCESS);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
+  ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
+}
+
+TEST_F(StreamInternal, RunOrEnqueueFromManyThreadsKeepsTasksApart) {
+  aclrtStream handle = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&handle), ACL_SUCCESS);
+  aclError status = -1;
+  openaclnn::Stream* stream = openaclnn::FindStream(handle, &status);
+  ASSERT_NE(stream, nullptr);
+  // Tasks run on callers and on the worker; none may overlap another (the stream's order).
+  std::atomic<int> running{0};
+  std::atomic<int> overlaps{0};
+  std::atomic<int> done{0};
+  struct Counters {
+    std::atomic<int>*running, *overlaps, *done;
+  } counters{&running, &overlaps, &done};
+  constexpr int kThreads = 4, kTasksEach = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([stream, counters, t] {
+      for (int i = 0; i < kTasksEach; ++i) {
+        const openaclnn::Task task([counters] {
+          if (counters.running->fetch_add(1) != 0) counters.overlaps->fetch_add(1);
+          counters.done->fetch_add(1);
+          counters.running->fetch_sub(1);
+        });
+        if ((i + t) % 3 == 0) {
+          openaclnn::Enqueue(stream, task);
+        } else {
+          openaclnn::RunOrEnqueue(stream, task);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  ASSERT_EQ(aclrtSynchronizeStream(handle), ACL_SUCCESS);
+  EXPECT_EQ(done.load(), kThreads * kTasksEach);
+  EXPECT_EQ(overlaps.load(), 0);
+  ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
 }
 
 TEST(HandleRegistry, HandlesAreNeverReused) {
