@@ -5,7 +5,7 @@ Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--quick] [--markdown OUT.
 Runs BUILD_DIR/bench/bce_bench (Google Benchmark) with OPENACLNN_NUM_THREADS=1 and 2, times
 torch.nn.functional.binary_cross_entropy_with_logits on the same problems with
 torch.set_num_threads(1 / 2), and relates each rate to the STREAM triad bandwidth that the same
-bce_bench run measured. Limit (Gelem/s) = bandwidth / bytes per element, counting each full
+bce_bench run measured (best of 5). Limit (Gelem/s) = bandwidth / bytes per element, counting each full
 input and a 'none' output once (STREAM's convention: no write-allocate traffic).
 """
 import json, os, subprocess, sys, time
@@ -22,8 +22,10 @@ def cases(quick):
     for dtype in ("fp32", "fp16", "bf16"):
         for reduction in ("none", "mean", "sum"):
             for weights in ("noweight", "full", "perclass"):
-                for layout in ("contiguous", "transposed"):
-                    if layout == "transposed" and (weights != "noweight" or reduction == "sum"):
+                for layout in ("contiguous", "transposed", "transposed_all"):
+                    if layout != "contiguous" and (weights != "noweight" or reduction == "sum"):
+                        continue
+                    if layout == "transposed_all" and reduction != "none":
                         continue
                     if quick and dtype != "fp32" and (weights, reduction, layout) != (
                             "noweight", "none", "contiguous"):
@@ -36,7 +38,15 @@ def run_bench(build, threads, filt, min_time):
     cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_filter=" + filt,
            "--benchmark_format=json", "--benchmark_min_time=%g" % min_time]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    return {b["name"]: b for b in json.loads(out)["benchmarks"]}
+    results = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("run_type") == "aggregate":
+            continue
+        # Repeated runs (the triad probe): keep the fastest, the least disturbed by neighbours.
+        best = results.get(b["name"])
+        if best is None or b.get("bytes_per_second", 0) > best.get("bytes_per_second", 0):
+            results[b["name"]] = b
+    return results
 
 
 def torch_rate(torch, op, layout, dtype, reduction, weights, n, threads):
@@ -45,10 +55,10 @@ def torch_rate(torch, op, layout, dtype, reduction, weights, n, threads):
     torch.set_num_threads(threads)
     tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
     rows = n // 100
-    shape = (100, rows) if layout == "transposed" else (rows, 100)
+    shape = (rows, 100) if layout == "contiguous" else (100, rows)
     x = (torch.rand(shape) * 16 - 8).to(tdt)
     t = torch.rand(shape).to(tdt)
-    if layout == "transposed":
+    if layout != "contiguous":
         x, t = x.t(), t.t()
     w = torch.rand((rows, 100)).to(tdt) if weights == "full" else None
     p = (torch.rand(100) + 0.5).to(tdt) if weights == "perclass" else None
@@ -89,12 +99,12 @@ def main():
     markdown = sys.argv[sys.argv.index("--markdown") + 1] if "--markdown" in sys.argv else None
     import torch
     rows = []
-    subset = "bce/contiguous/fp32|bce/transposed/fp32|bce/contiguous/(fp16|bf16)/none/noweight|grad|stream"
+    subset = "bce/contiguous/fp32|bce/transposed(_all)?/fp32|bce/contiguous/(fp16|bf16)/none/noweight|grad|stream"
     for threads in (1, 2):
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
         results = run_bench(build, threads, subset if quick else "bce/|grad|stream",
                             0.05 if quick else 0.1)
-        bandwidth = results["stream/triad/20000000/%d/real_time" % threads]["bytes_per_second"]
+        bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]["bytes_per_second"]
         print("threads=%d: triad %.1f GB/s; timing PyTorch ..." % (threads, bandwidth / 1e9),
               file=sys.stderr, flush=True)
         for op, layout, dtype, reduction, weights in cases(quick):

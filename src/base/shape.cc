@@ -1,6 +1,8 @@
 #include "base/shape.h"
 
 #include <cstddef>
+#include <cstdlib>
+#include <utility>
 
 namespace openaclnn {
 
@@ -21,6 +23,31 @@ std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
     aligned[lead + i] = shape[i] == 1 ? 0 : strides[i];
   }
   return aligned;
+}
+
+namespace {
+
+// > 0 when dimensions `outer` and `inner` should swap: operand 0 decides alone where it moves
+// along both; otherwise the majority of the others that do (larger stride at `inner`).
+int SwapVotes(int outer, int inner, const int64_t* const* strides, int operand_count) {
+  int votes = 0;
+  for (int k = 0; k < operand_count; ++k) {
+    const int64_t a = std::abs(strides[k][outer]), b = std::abs(strides[k][inner]);
+    if (a != 0 && b != 0) votes += ((b > a) - (b < a)) * (k == 0 ? operand_count : 1);
+  }
+  return votes;
+}
+
+}  // namespace
+
+void OrderDimensionsByStrides(int rank, int64_t* shape, int64_t* const* strides,
+                              int operand_count) {
+  for (int i = 1; i < rank; ++i) {  // insertion sort: stable, and rank <= 8
+    for (int d = i; d > 0 && SwapVotes(d - 1, d, strides, operand_count) > 0; --d) {
+      std::swap(shape[d - 1], shape[d]);
+      for (int k = 0; k < operand_count; ++k) std::swap(strides[k][d - 1], strides[k][d]);
+    }
+  }
 }
 
 int CoalesceDimensions(int rank, int64_t* shape, int64_t* const* strides, int operand_count) {

@@ -16,6 +16,13 @@ bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>
 std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
                                       const std::vector<int64_t>& strides, int rank);
 
+// Reorders dimensions, in place, so that the ones the operands step through with the smallest
+// strides come last (innermost). The first operand (the output: strided writes cost most)
+// decides each pair of dimensions it moves along both of; otherwise the others vote, a stride of
+// 0 having no say and ties keeping the order. For element-wise work only: it changes the order
+// elements are visited in.
+void OrderDimensionsByStrides(int rank, int64_t* shape, int64_t* const* strides, int operand_count);
+
 // Drops size-1 dimensions and merges neighbours that every operand steps through as one, in
 // place, keeping the row-major order of elements. `strides[k]` points at operand k's strides.
 // Returns the new rank, at least 1 (a single element is shape [1]).

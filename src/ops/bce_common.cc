@@ -261,6 +261,13 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
         BroadcastStrides(tensor->view_shape, tensor->strides, rank);
     for (int d = 0; d < rank; ++d) operand.strides[d] = aligned[d];
   }
+  // Element-wise results do not depend on the visiting order, so follow the operands' memory
+  // order; a reduction keeps the row-major order, which fixes its summation order.
+  if (reduction == Reduction::kNone) {
+    int64_t* output_first[kOperandCount] = {strides[kOut]};
+    std::copy(strides, strides + kOut, output_first + 1);
+    OrderDimensionsByStrides(rank, problem.shape, output_first, kOperandCount);
+  }
   problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
   *workspace_size = BceWorkspaceBytes(problem);
   return std::make_unique<BcePlan>(problem);
