@@ -14,7 +14,21 @@ namespace {
 class StreamInternal : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS); }
-  void TearDown() override { ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS); }
+  void TearDown() override {
+    if (handle_ != nullptr) {
+      EXPECT_EQ(aclrtDestroyStream(handle_), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  }
+
+  // A new user stream (handle_), destroyed by TearDown.
+  openaclnn::Stream* NewStream() {
+    EXPECT_EQ(aclrtCreateStream(&handle_), ACL_SUCCESS);
+    aclError status = -1;
+    return openaclnn::FindStream(handle_, &status);
+  }
+
+  aclrtStream handle_ = nullptr;
 };
 
 TEST(StreamLookup, NullStreamWithoutDeviceIsContextNull) {
@@ -33,10 +47,7 @@ TEST_F(StreamInternal, FindStreamResolvesNullAndRejectsGarbage) {
 }
 
 TEST_F(StreamInternal, EnqueueRunsManyTasksInOrderWhileTheRingGrows) {
-  aclrtStream handle = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&handle), ACL_SUCCESS);
-  aclError status = -1;
-  openaclnn::Stream* stream = openaclnn::FindStream(handle, &status);
+  openaclnn::Stream* stream = NewStream();
   ASSERT_NE(stream, nullptr);
   // Hold the worker so the queue has to grow well past its initial size.
   std::atomic<bool> release{false};
@@ -53,19 +64,18 @@ TEST_F(StreamInternal, EnqueueRunsManyTasksInOrderWhileTheRingGrows) {
   }
   EXPECT_TRUE(order.empty());
   release = true;
-  ASSERT_EQ(aclrtSynchronizeStream(handle), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(handle_), ACL_SUCCESS);
   ASSERT_EQ(order.size(), static_cast<size_t>(kTasks));
   for (int i = 0; i < kTasks; ++i) ASSERT_EQ(order[static_cast<size_t>(i)], i);
-  ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
-  EXPECT_EQ(openaclnn::FindStream(handle, &status), nullptr);
+  ASSERT_EQ(aclrtDestroyStream(handle_), ACL_SUCCESS);
+  aclError status = -1;
+  EXPECT_EQ(openaclnn::FindStream(handle_, &status), nullptr);
   EXPECT_EQ(status, ACL_ERROR_INVALID_PARAM);
+  handle_ = nullptr;
 }
 
 TEST_F(StreamInternal, RunOrEnqueueRunsAtOnceOnlyWhenNothingIsPending) {
-  aclrtStream handle = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&handle), ACL_SUCCESS);
-  aclError status = -1;
-  openaclnn::Stream* stream = openaclnn::FindStream(handle, &status);
+  openaclnn::Stream* stream = NewStream();
   ASSERT_NE(stream, nullptr);
   std::vector<int> order;
   std::vector<int>* sink = &order;
@@ -90,16 +100,12 @@ TEST_F(StreamInternal, RunOrEnqueueRunsAtOnceOnlyWhenNothingIsPending) {
   openaclnn::RunOrEnqueue(stream, openaclnn::Task([sink] { sink->push_back(4); }));
   EXPECT_EQ(order.size(), 1u);
   release = true;
-  ASSERT_EQ(aclrtSynchronizeStream(handle), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(handle_), ACL_SUCCESS);
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
-  ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
 }
 
 TEST_F(StreamInternal, RunOrEnqueueFromManyThreadsKeepsTasksApart) {
-  aclrtStream handle = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&handle), ACL_SUCCESS);
-  aclError status = -1;
-  openaclnn::Stream* stream = openaclnn::FindStream(handle, &status);
+  openaclnn::Stream* stream = NewStream();
   ASSERT_NE(stream, nullptr);
   // Tasks run on callers and on the worker; none may overlap another (the stream's order).
   std::atomic<int> running{0};
@@ -127,10 +133,9 @@ TEST_F(StreamInternal, RunOrEnqueueFromManyThreadsKeepsTasksApart) {
     });
   }
   for (auto& thread : threads) thread.join();
-  ASSERT_EQ(aclrtSynchronizeStream(handle), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(handle_), ACL_SUCCESS);
   EXPECT_EQ(done.load(), kThreads * kTasksEach);
   EXPECT_EQ(overlaps.load(), 0);
-  ASSERT_EQ(aclrtDestroyStream(handle), ACL_SUCCESS);
 }
 
 TEST(HandleRegistry, HandlesAreNeverReused) {
