@@ -67,25 +67,23 @@ void Stream::PushLocked(const Task& task) {
 }
 
 void Stream::RunHereOrPush(const Task& task) {
+  bool here;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (count_ != 0 || running_here_ || stop_ || !Idle()) {
-      PushLocked(task);
-      if (worker_sleeping_ && !running_here_) work_cv_.notify_one();
-      return;
+    here = count_ == 0 && !running_here_ && !stop_ && Idle();
+    if (here) {
+      running_here_ = true;
+      submitted_.fetch_add(1, std::memory_order_release);
     }
-    running_here_ = true;
-    submitted_.fetch_add(1, std::memory_order_release);
   }
+  if (!here) return Push(task);
   task();
   Finish();
-  bool wake;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    running_here_ = false;
-    wake = worker_sleeping_ && count_ != 0;
-  }
-  if (wake) work_cv_.notify_one();
+  std::lock_guard<std::mutex> lock(mu_);
+  running_here_ = false;
+  // The worker may be waiting for this, with work queued meanwhile or a stop. Notified under the
+  // lock: once it is released, a concurrent aclrtDestroyStream may free the stream.
+  if (worker_sleeping_) work_cv_.notify_one();
 }
 
 void Stream::Grow() {

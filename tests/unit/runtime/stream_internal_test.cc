@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -136,6 +137,34 @@ TEST_F(StreamInternal, RunOrEnqueueFromManyThreadsKeepsTasksApart) {
   ASSERT_EQ(aclrtSynchronizeStream(handle_), ACL_SUCCESS);
   EXPECT_EQ(done.load(), kThreads * kTasksEach);
   EXPECT_EQ(overlaps.load(), 0);
+}
+
+TEST_F(StreamInternal, DestroyWaitsForATaskACallerRuns) {
+  openaclnn::Stream* stream = NewStream();
+  ASSERT_NE(stream, nullptr);
+  std::atomic<bool> started{false}, release{false};
+  struct Flags {
+    std::atomic<bool>*started, *release;
+  } flags{&started, &release};
+  std::thread caller([stream, flags] {
+    openaclnn::RunOrEnqueue(stream, openaclnn::Task([flags] {
+                              flags.started->store(true);
+                              while (!flags.release->load()) std::this_thread::yield();
+                            }));
+  });
+  while (!started.load()) std::this_thread::yield();
+  std::atomic<bool> destroyed{false};
+  std::thread destroyer([this, &destroyed] {
+    EXPECT_EQ(aclrtDestroyStream(handle_), ACL_SUCCESS);
+    destroyed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(destroyed.load());  // the stream's work is not done
+  release = true;
+  caller.join();
+  destroyer.join();  // hangs if the worker is not told that the caller's task ended
+  EXPECT_TRUE(destroyed.load());
+  handle_ = nullptr;
 }
 
 TEST(HandleRegistry, HandlesAreNeverReused) {
