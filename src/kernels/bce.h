@@ -7,6 +7,7 @@
 
 #include "base/dtype.h"
 #include "base/executor.h"
+#include "kernels/bce_reduction.h"
 
 namespace openaclnn {
 
@@ -35,10 +36,6 @@ struct BceProblem {
   double gradient_scale = 1.0;
   StridedOperand operands[kOperandCount];
 };
-
-// Elements per reduction block. The sum of a block is formed in a fixed order, and the blocks'
-// sums are combined in a fixed order, so a mean or sum never depends on threads or SIMD width.
-inline constexpr int64_t kReductionBlock = 4096;
 
 // Up to this many elements a launch is Quick (see Plan): its math takes a few microseconds, about
 // as long as handing it to a stream's worker thread.

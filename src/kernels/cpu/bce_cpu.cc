@@ -98,8 +98,7 @@ void RunWorker(void* context, int /*worker*/) {
 
 uint64_t BceWorkspaceBytes(const BceProblem& problem) {
   if (problem.reduction == Reduction::kNone) return 0;
-  const int64_t blocks = (problem.count + kReductionBlock - 1) / kReductionBlock;
-  return static_cast<uint64_t>(blocks) * sizeof(double);
+  return static_cast<uint64_t>(ReductionBlocks(problem.count)) * sizeof(double);
 }
 
 void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* workspace) {
@@ -110,14 +109,13 @@ void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* w
     launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
   }
   launch.partials = static_cast<double*>(workspace);
-  launch.blocks = (problem.count + kReductionBlock - 1) / kReductionBlock;
+  launch.blocks = ReductionBlocks(problem.count);
   const int64_t participants = launch.blocks / kMinBlocksPerThread;
   cpu::ThreadPool::Instance().Run(static_cast<int>(std::min<int64_t>(participants, 1 << 20)),
                                   RunWorker, &launch);
   if (problem.reduction == Reduction::kNone) return;
-  // Fixed combine order: block 0, 1, 2, ... whatever worker produced each partial.
-  double total = 0.0;
-  for (int64_t block = 0; block < launch.blocks; ++block) total += launch.partials[block];
+  // Fixed combine order, whatever worker produced each partial.
+  double total = CombineBlocks(launch.partials, launch.blocks);
   if (problem.reduction == Reduction::kMean) total /= static_cast<double>(problem.count);
   FillStrided(problem.operands[kOut], nullptr, 0, total, addresses);
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/bce.h"
+#include "kernels/bce_reduction.h"
 
 namespace openaclnn {
 
@@ -40,14 +41,5 @@ double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs
 
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();
-
-// The fixed summation order of a block: 16 fp64 lanes, element i going to lane i % 16, each lane
-// summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1).
-inline double FoldLanes(double* lanes) {
-  for (int width = 8; width >= 1; width /= 2) {
-    for (int lane = 0; lane < width; ++lane) lanes[lane] += lanes[lane + width];
-  }
-  return lanes[0];
-}
 
 }  // namespace openaclnn
