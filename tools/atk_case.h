@@ -1,5 +1,5 @@
-// ATK case files: the JSON lists of cases CANN's ATK feeds an operator (see
-// docs in shared/spec/forward.md §6.3), read into plain structs.
+// ATK case files: the JSON lists of cases CANN's ATK feeds an operator (see tests/atk/cases/ and
+// the README's ATK section), read into plain structs.
 #pragma once
 
 #include <cstdint>

@@ -47,8 +47,8 @@ struct BceOperands {
 };
 
 // Phase 1 of either gradient op (they differ only in what they compute and call their
-// output): CANN's checks in CANN's order (backward.md a.3) with the DECISIONS changes, then the
-// plan, then the executor.
+// output): the checks of docs/contract/checks-and-codes.md §3 (CANN's, in CANN's order, plus
+// ours), then the plan, then the executor.
 aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
                                      const aclTensor* grad_output, const aclTensor* self,
                                      const aclTensor* target, const aclTensor* weight,

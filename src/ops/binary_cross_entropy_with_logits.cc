@@ -15,7 +15,8 @@ constexpr const char* kApi = "aclnnBinaryCrossEntropyWithLogits";
 constexpr const char* kNames[kOperandCount] = {"self",      "target",     "weight",
                                                "posWeight", "gradOutput", "out"};
 
-// CANN's checks in CANN's order, with OpenACLNN's additions (DECISIONS.md): outputs and
+// CANN's checks in CANN's order, with OpenACLNN's additions (docs/contract/checks-and-codes.md
+// §2, differences-from-cann.md D1-D5): outputs and
 // weights are checked too, weights must broadcast INTO self, and out's shape is checked here,
 // before anything is queued.
 aclnnStatus Validate(const BceOperands& op, int64_t reduction, uint64_t* workspace_size,

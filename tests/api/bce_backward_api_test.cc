@@ -1,5 +1,6 @@
 // aclnnBinaryCrossEntropyWithLogitsBackward and ...TargetBackward through their C API: CANN's UT
-// cases under OpenACLNN's DECISIONS, and values against fp64 derivatives.
+// cases under OpenACLNN's contract (docs/contract/checks-and-codes.md §3), and values against fp64
+// derivatives.
 #include <cmath>
 #include <functional>
 

@@ -1,5 +1,6 @@
 // aclnnBinaryCrossEntropyWithLogits through its C API: CANN's UT cases under OpenACLNN's
-// DECISIONS, every check's status code and message, phase-2 misuse, and values against fp64.
+// contract (docs/contract/checks-and-codes.md §2), every check's status code and message,
+// phase-2 misuse, and values against fp64.
 #include <cmath>
 #include <limits>
 
@@ -61,7 +62,7 @@ aclnnStatus PlanStatus(const DeviceTensor& self, const DeviceTensor& target,
   return status;
 }
 
-// --- CANN's op_api UT list (forward.md 6.1) ---
+// --- CANN's op_api UT list (docs/contract/checks-and-codes.md §6) ---
 
 TEST(BceForwardChecks, DoubleInputsAreRejected) {
   const Shape shape{5, 5};
@@ -160,7 +161,7 @@ TEST(BceForwardChecks, ReductionOutsideZeroToTwoIsRejected) {
   }
 }
 
-// --- OpenACLNN's DECISIONS ---
+// --- OpenACLNN's additions (docs/contract/differences-from-cann.md D1-D6) ---
 
 TEST(BceForwardChecks, WeightDtypesAreChecked) {
   const Shape shape{4};

@@ -1,7 +1,7 @@
 """Accuracy of the two gradient ops over the whole fp32 range of x, against the accurate float64
 formulas of reference.py (bound: 4 fp32 ulp of the largest term, as the exact gradient can
-cancel), plus special-value classes (DECISIONS.md formulas in float64 IEEE), fp16/bf16 rounding,
-mean scaling and pos_weight-of-ones == absent, bitwise."""
+cancel), plus special-value classes (docs/contract/numerics.md §4, in float64 IEEE), fp16/bf16
+rounding, mean scaling and pos_weight-of-ones == absent, bitwise."""
 import itertools
 import zlib
 
@@ -96,7 +96,8 @@ SPECIAL_G = [1.0, -0.5, 0.0, np.inf, np.nan]
 @pytest.mark.parametrize("which", WHICH)
 @pytest.mark.parametrize("present", ["none", "w+p"])
 def test_special_value_classes(which, present):
-    """Classes (NaN / +inf / -inf / finite) as DECISIONS.md's formulas in float64 IEEE:
+    """Classes (NaN / +inf / -inf / finite) as the formulas of docs/contract/numerics.md §4 give
+    in float64 IEEE:
     grad_self = g*w*((1+(p-1)*t)*sigmoid(x) - p*t), grad_target = g*w*(p*sp(-x) - sp(x))."""
     combos = np.array(list(itertools.product(
         SPECIAL_G, SPECIAL_X, SPECIAL_T, SPECIAL_W if "w" in present else [1.0],

@@ -93,7 +93,7 @@ def test_random_case(seed, which):
 
 @pytest.mark.parametrize("which", ["self", "target"])
 def test_doc_examples(which):
-    """backward.md a.13 / b.7: fp32 [2,2], g=x=w=p={0,1,2,3}, t=0.1, reduction none."""
+    """docs/contract/numerics.md §8: fp32 [2,2], g=x=w=p={0,1,2,3}, t=0.1, reduction none."""
     v = np.array([[0.0, 1.0], [2.0, 3.0]])
     t = np.full((2, 2), 0.1)
     res = A.backward(OPS[which], (v, "fp32"), (v, "fp32"), (t, "fp32"), (v, "fp32"),

@@ -1,6 +1,6 @@
 """Accuracy of aclnnBinaryCrossEntropyWithLogits over the whole fp32 range of x, against an
 accurate float64 reference (itself validated against mpmath), plus the special-value, rounding
-and reduction rules of DECISIONS.md."""
+and reduction rules of docs/contract/numerics.md."""
 import itertools
 import zlib
 

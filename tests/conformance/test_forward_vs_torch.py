@@ -3,10 +3,11 @@ binary_cross_entropy_with_logits, on seeded random cases (ranks 0-8, every dtype
 full / broadcast weights, strided views for every operand including out, reductions 0/1/2).
 
 Reference: torch float64 on the inputs already rounded to their dtypes. Error bound for the
-library (DECISIONS.md): its fp32 result is within 4 ulp of the exact value for t in [0,1] and
-w, p >= 0, else within 4 ulp of the largest term; fp16/bf16 outputs are that fp32 result rounded
-once (so they lie between the roundings of exact -/+ bound). A bound on torch float64's own
-error (its formula cancels) is added, so that the reference's error never fails a test."""
+library (docs/contract/numerics.md §3): its fp32 result is within 4 ulp of the exact value for
+t in [0,1] and w, p >= 0, else within 4 ulp of the largest term; fp16/bf16 outputs are that fp32
+result rounded once (so they lie between the roundings of exact -/+ bound). A bound on torch
+float64's own error (its formula cancels) is added, so that the reference's error never fails a
+test."""
 import numpy as np
 import pytest
 
@@ -161,7 +162,7 @@ def test_empty(shape, reduction, dtype):
 
 
 def test_empty_self_skips_weight_broadcast_check():
-    """DECISIONS 3: as CANN, weight shapes are not checked when self is empty."""
+    """Check F10: as CANN, weight shapes are not checked when self is empty."""
     x = A.View.contiguous(np.zeros((0, 3)), "fp32")
     w = A.View.contiguous(np.ones(7), "fp32")
     res = A.forward(x, x, w, w, 2, out=A.View.contiguous(np.zeros(1), "fp32"))
