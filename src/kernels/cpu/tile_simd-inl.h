@@ -4,7 +4,6 @@
 // NOLINT(build/header_guard)
 
 using D = hn::ScalableTag<float>;
-using FloatVec = hn::Vec<D>;
 
 // The vector policy for math.h's formulas over descriptor DV (fp32 lanes, or fp64 lanes for
 // GradSelf64): each member is the lane-wise IEEE operation of the same member of
@@ -56,10 +55,11 @@ using HwyOps = HwyOpsOf<D>;
 using HwyOps64 = HwyOpsOf<D64>;
 
 #include "kernels/math_formulas.inc"
+// Declared after the formulas, whose own local V would otherwise shadow it.
+using V = hn::Vec<D>;
 
 // GradSelf64 on the float lanes of v: each half widened to fp64, evaluated, rounded back once.
-FloatVec GradSelfInFp64(FloatVec x, FloatVec t, FloatVec w, FloatVec p, FloatVec g,
-                        hn::Vec<D64> scale) {
+V GradSelfInFp64(V x, V t, V w, V p, V g, hn::Vec<D64> scale) {
   const hn::Half<D> dh;
   const D64 d64;
   auto half = [&](auto take) {
@@ -68,8 +68,8 @@ FloatVec GradSelfInFp64(FloatVec x, FloatVec t, FloatVec w, FloatVec p, FloatVec
                                            hn::PromoteTo(d64, take(g)));
     return hn::DemoteTo(dh, wide * scale);
   };
-  const auto lower = half([&](FloatVec v) { return hn::LowerHalf(dh, v); });
-  const auto upper = half([&](FloatVec v) { return hn::UpperHalf(dh, v); });
+  const auto lower = half([&](V v) { return hn::LowerHalf(dh, v); });
+  const auto upper = half([&](V v) { return hn::UpperHalf(dh, v); });
   return hn::Combine(D(), upper, lower);
 }
 
@@ -84,7 +84,7 @@ class Source {
     }
   }
 
-  FloatVec Load(int64_t i) const {
+  V Load(int64_t i) const {
     if (operand_.data == nullptr || operand_.splat) return splat_;
     switch (operand_.type) {
       case FloatType::kFloat16: {
@@ -103,7 +103,7 @@ class Source {
   }
 
   // The `remaining` (< lanes) elements from i, the other lanes 0.
-  FloatVec LoadPartial(int64_t i, int64_t remaining) const {
+  V LoadPartial(int64_t i, int64_t remaining) const {
     if (operand_.data == nullptr || operand_.splat) return splat_;
     HWY_ALIGN float values[hn::MaxLanes(D())] = {};
     for (int64_t j = 0; j < remaining; ++j) {
@@ -119,11 +119,11 @@ class Source {
   }
 
   TileOperand operand_;
-  FloatVec splat_ = hn::Zero(D());
+  V splat_ = hn::Zero(D());
 };
 
 // fp32 -> bf16 bits, rounded to nearest even; NaN stays a quiet NaN (as FloatToBFloat16).
-hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(FloatVec v) {
+hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(V v) {
   const hn::RebindToUnsigned<D> du;
   const hn::RebindToSigned<D> di;
   const auto bits = hn::BitCast(du, v);
@@ -134,7 +134,7 @@ hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(FloatVec v) {
   return hn::DemoteTo(hn::Rebind<uint16_t, D>(), hn::BitCast(di, result));
 }
 
-void Store(const TileOutput& output, int64_t i, FloatVec v) {
+void Store(const TileOutput& output, int64_t i, V v) {
   switch (output.type) {
     case FloatType::kFloat16: {
       const hn::Rebind<hwy::float16_t, D> dh;
@@ -154,15 +154,15 @@ void Store(const TileOutput& output, int64_t i, FloatVec v) {
 // Lanes where the kNear formulas apply (|x| <= kExpNearMax) and gave a finite result. That
 // result is not finite wherever another input is not (inf*0 and inf-inf are NaN, and the
 // log1p(exp(-|x|)) factor is never 0 there), so those lanes need no test of their own.
-auto NearAndFinite(FloatVec x, FloatVec result) {
+auto NearAndFinite(V x, V result) {
   return hn::And(hn::Le(hn::Abs(x), hn::Set(D(), math::kExpNearMax)), hn::IsFinite(result));
 }
 
 // Lanes where every value is finite: v*0 is 0 for finite v and NaN otherwise, so one test of
 // their sum covers them all.
 template <class... Vs>
-auto AllFinite(FloatVec first, Vs... rest) {
-  FloatVec zeros = first * hn::Zero(D());
+auto AllFinite(V first, Vs... rest) {
+  V zeros = first * hn::Zero(D());
   ((zeros = hn::MulAdd(rest, hn::Zero(D()), zeros)), ...);
   return hn::Eq(zeros, zeros);
 }
@@ -172,31 +172,29 @@ auto AllFinite(FloatVec first, Vs... rest) {
 template <LossKind kKind>
 struct Evaluator {
   Source x, t, w, p, g;
-  FloatVec scale;
+  V scale;
   hn::Vec<D64> scale64;
 
-  FloatVec At(int64_t i) const {
-    return Compute(x.Load(i), t.Load(i), w.Load(i), p.Load(i), g.Load(i));
-  }
-  FloatVec AtPartial(int64_t i, int64_t n) const {
+  V At(int64_t i) const { return Compute(x.Load(i), t.Load(i), w.Load(i), p.Load(i), g.Load(i)); }
+  V AtPartial(int64_t i, int64_t n) const {
     return Compute(x.LoadPartial(i, n), t.LoadPartial(i, n), w.LoadPartial(i, n),
                    p.LoadPartial(i, n), g.LoadPartial(i, n));
   }
 
  private:
-  FloatVec Compute(FloatVec xv, FloatVec tv, FloatVec wv, FloatVec pv, FloatVec gv) const {
+  V Compute(V xv, V tv, V wv, V pv, V gv) const {
     if constexpr (kKind == LossKind::kLoss) {
-      const FloatVec fast = Loss<HwyOps, Range::kNear>(xv, tv, wv, pv);
+      const V fast = Loss<HwyOps, Range::kNear>(xv, tv, wv, pv);
       if (HWY_LIKELY(hn::AllTrue(D(), NearAndFinite(xv, fast)))) return fast;
       return hn::IfThenElse(AllFinite(xv, tv, wv, pv), Loss<HwyOps>(xv, tv, wv, pv),
                             ReferenceLoss<HwyOps>(xv, tv, wv, pv));
     } else if constexpr (kKind == LossKind::kGradSelf) {
       const auto finite = AllFinite(xv, tv, wv, pv, gv);
-      const FloatVec fast = GradSelfInFp64(xv, tv, wv, pv, gv, scale64);
+      const V fast = GradSelfInFp64(xv, tv, wv, pv, gv, scale64);
       if (HWY_LIKELY(hn::AllTrue(D(), finite))) return fast;
       return hn::IfThenElse(finite, fast, ReferenceGradSelf<HwyOps>(xv, tv, wv, pv, gv) * scale);
     } else {
-      FloatVec grad = GradTarget<HwyOps, Range::kNear>(xv, wv, pv, gv);
+      V grad = GradTarget<HwyOps, Range::kNear>(xv, wv, pv, gv);
       if (HWY_UNLIKELY(!hn::AllTrue(D(), NearAndFinite(xv, grad)))) {
         grad = hn::IfThenElse(AllFinite(xv, wv, pv, gv), GradTarget<HwyOps>(xv, wv, pv, gv),
                               ReferenceGradTarget<HwyOps>(xv, wv, pv, gv));
@@ -232,7 +230,7 @@ class BlockAccumulator {
     for (auto& sum : sums_) sum = hn::Zero(DD());
   }
 
-  void Add(size_t group, FloatVec v) {
+  void Add(size_t group, V v) {
     const hn::Half<D> dh;
     sums_[2 * group] = sums_[2 * group] + hn::PromoteTo(DD(), hn::LowerHalf(dh, v));
     sums_[2 * group + 1] = sums_[2 * group + 1] + hn::PromoteTo(DD(), hn::UpperHalf(dh, v));
@@ -253,7 +251,7 @@ void RunRemainder(const Evaluator<kKind>& eval, int64_t i, int64_t count, const 
   constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   for (; i < count; i += kLanes) {
     const int64_t n = count - i < kLanes ? count - i : kLanes;
-    const FloatVec v = n == kLanes ? eval.At(i) : eval.AtPartial(i, n);
+    const V v = n == kLanes ? eval.At(i) : eval.AtPartial(i, n);
     HWY_ALIGN float values[kLanes];
     hn::Store(v, D(), values);
     for (int64_t j = 0; j < n; ++j) {
@@ -273,7 +271,7 @@ double RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
   for (; i + 16 <= count; i += 16) {
     for (size_t group = 0; group < BlockAccumulator::kGroups; ++group) {
       const int64_t at = i + static_cast<int64_t>(group * kLanes);
-      const FloatVec v = eval.At(at);
+      const V v = eval.At(at);
       if (output.data != nullptr) Store(output, at, v);
       if (sum) accumulator.Add(group, v);
     }
