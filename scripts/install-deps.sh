@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # Installs what building and testing OpenACLNN needs, from Debian 12's archive. Run as root.
-# Usage: scripts/install-deps.sh [build|test|arm64]
-#   build: compiler and libraries only; test: plus what the test suite needs;
-#   arm64: the aarch64 cross compiler, qemu-user and the arm64 libraries the cross-built tests
-#          link (Debian multiarch: they land in /usr/lib/aarch64-linux-gnu, where qemu-aarch64
-#          finds them without -L).
+# Usage: scripts/install-deps.sh [build|test|arm64]   (build: compiler and libraries only)
 set -euo pipefail
 
-mode="${1:-test}"
 packages=(g++ cmake ninja-build pkg-config libhwy-dev)
-if [[ "$mode" == "test" ]]; then
+if [[ "${1:-test}" == "test" ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev python3 python3-numpy python3-torch
              python3-pytest python3-mpmath)
-elif [[ "$mode" == "arm64" ]]; then
+fi
+# arm64: the aarch64 cross compiler, qemu-user, and the arm64 libraries the cross-built tests
+# link. Debian multiarch puts those in /usr/lib/aarch64-linux-gnu, where qemu-aarch64 finds them
+# (and the arm64 loader) without -L.
+if [[ "${1:-test}" == "arm64" ]]; then
   dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
   packages+=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64 libgtest-dev:arm64
              libgmock-dev:arm64)

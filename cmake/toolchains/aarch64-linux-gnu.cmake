@@ -12,3 +12,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 # No -L: qemu then uses the arm64 loader and libraries Debian installs at their usual paths
 # (/lib/ld-linux-aarch64.so.1, /usr/lib/aarch64-linux-gnu).
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
+# A Python extension built here would be for the build machine's interpreter, which cannot load
+# aarch64 code: leave the Python package out of a cross build.
+set(CMAKE_DISABLE_FIND_PACKAGE_Python3 TRUE)
