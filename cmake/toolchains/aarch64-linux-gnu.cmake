@@ -15,3 +15,4 @@ set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
 # A Python extension built here would be for the build machine's interpreter, which cannot load
 # aarch64 code: leave the Python package out of a cross build.
 set(CMAKE_DISABLE_FIND_PACKAGE_Python3 TRUE)
+set(CMAKE_DISABLE_FIND_PACKAGE_pybind11 TRUE)
