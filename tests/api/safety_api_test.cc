@@ -42,6 +42,16 @@ aclnnStatus Launch(aclOpExecutor* executor, aclrtStream stream = AclEnvironment:
   return aclnnBinaryCrossEntropyWithLogits(nullptr, 0, executor, stream);
 }
 
+// Allocates the workspace phase 1 asked for, launches and synchronizes; the caller frees it.
+aclnnStatus LaunchWithWorkspace(aclOpExecutor* executor, uint64_t workspace_size,
+                                void** workspace) {
+  EXPECT_EQ(aclrtMalloc(workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const aclnnStatus status = aclnnBinaryCrossEntropyWithLogits(*workspace, workspace_size, executor,
+                                                               AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  return status;
+}
+
 // --- Item 1: a tensor destroyed between phase 1 and phase 2 ---
 
 TEST(SafetyLifecycle, PhaseTwoAfterAnInputWasDestroyedFailsAndWritesNothing) {
@@ -67,11 +77,7 @@ TEST(SafetyLifecycle, ARepeatableExecutorRelaunchedAfterItsOutWasDestroyedFails)
   ASSERT_EQ(Forward(self.get(), target.get(), 2, out, &workspace_size, &executor), ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
   void* workspace = nullptr;
-  ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  ASSERT_EQ(aclnnBinaryCrossEntropyWithLogits(workspace, workspace_size, executor,
-                                              AclEnvironment::stream),
-            ACLNN_SUCCESS);
-  ASSERT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  ASSERT_EQ(LaunchWithWorkspace(executor, workspace_size, &workspace), ACLNN_SUCCESS);
   ASSERT_EQ(aclDestroyTensor(out), ACLNN_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(storage.device(), 4, &kSentinel, 4, ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_SUCCESS);
@@ -229,11 +235,7 @@ TEST(SafetyThreads, AMeanOverAMillionElementsMatchesFp64) {
   ASSERT_EQ(Forward(self.get(), target.get(), 1, out.get(), &workspace_size, &executor),
             ACLNN_SUCCESS);
   void* workspace = nullptr;
-  ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  ASSERT_EQ(aclnnBinaryCrossEntropyWithLogits(workspace, workspace_size, executor,
-                                              AclEnvironment::stream),
-            ACLNN_SUCCESS);
-  ASSERT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  ASSERT_EQ(LaunchWithWorkspace(executor, workspace_size, &workspace), ACLNN_SUCCESS);
   double exact = 0;
   for (int64_t i = 0; i < kCount; ++i) exact += ExactLoss(x[i], t[i], 1, 1);
   exact /= kCount;
