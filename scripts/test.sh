@@ -30,7 +30,7 @@ OPENACLNN_NUM_THREADS=8 ctest --test-dir build-tsan --output-on-failure -j "$job
 # for a bounded time from the repository's seed corpus (new inputs go to build-fuzz/corpus).
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOPENACLNN_SANITIZE=fuzzer-no-link,address,undefined -DOPENACLNN_BUILD_FUZZER=ON \
-  -DOPENACLNN_BUILD_TESTS=OFF -DOPENACLNN_BUILD_EXAMPLES=OFF -DOPENACLNN_WERROR=OFF
+  -DOPENACLNN_BUILD_TESTS=OFF -DOPENACLNN_BUILD_EXAMPLES=OFF
 cmake --build build-fuzz -j "$jobs" --target bce_api_fuzzer
 mkdir -p build-fuzz/corpus
 OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/bce_api_fuzzer -max_total_time=60 -timeout=30 \
