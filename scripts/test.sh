@@ -25,6 +25,17 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build build-tsan -j "$jobs"
 OPENACLNN_NUM_THREADS=8 ctest --test-dir build-tsan --output-on-failure -j "$jobs" -LE "python|install"
 
+# libFuzzer over the public C API (tests/fuzz/, docs/fuzzing.md): clang builds just the library
+# and the target with AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer, then fuzzes
+# for a bounded time from the repository's seed corpus (new inputs go to build-fuzz/corpus).
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DOPENACLNN_SANITIZE=fuzzer-no-link,address,undefined -DOPENACLNN_BUILD_FUZZER=ON \
+  -DOPENACLNN_BUILD_TESTS=OFF -DOPENACLNN_BUILD_EXAMPLES=OFF
+cmake --build build-fuzz -j "$jobs" --target bce_api_fuzzer
+mkdir -p build-fuzz/corpus
+OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/bce_api_fuzzer -max_total_time=60 -timeout=30 \
+  -rss_limit_mb=4096 -print_final_stats=1 build-fuzz/corpus tests/fuzz/corpus
+
 # aarch64: cross-built with Debian's cross compiler (warnings are errors there too), then the
 # C/C++ tests run under qemu-aarch64: the runtime/base/kernel units (SIMD against scalar bit for
 # bit, any thread count giving the same bits) and the C API tests; the examples must print

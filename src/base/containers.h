@@ -11,7 +11,7 @@
 // One host value of `dtype`, copied at creation in the dtype's own layout (fp16/bf16 as their
 // bits, complex as {real, imaginary}), zero padded to 16 bytes.
 struct aclScalar {
-  aclDataType dtype = ACL_DT_UNDEFINED;
+  int32_t dtype = ACL_DT_UNDEFINED;  // one ScalarValueSize accepts
   alignas(16) unsigned char bytes[16] = {};
 };
 
@@ -41,7 +41,7 @@ namespace openaclnn {
 
 // Bytes aclCreateScalar copies for `dtype` (sub-byte types take one byte); 0 for dtypes that
 // have no fixed-size host value (ACL_STRING, ACL_DT_UNDEFINED, values outside the enum).
-size_t ScalarValueSize(aclDataType dtype);
+size_t ScalarValueSize(int64_t dtype);
 
 // The scalar's value converted to double (the real part of a complex value; fp8/fp6/fp4
 // formats are not decoded and read as NaN).

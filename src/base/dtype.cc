@@ -2,7 +2,7 @@
 
 namespace openaclnn {
 
-bool ToFloatType(aclDataType dtype, FloatType* type) {
+bool ToFloatType(int64_t dtype, FloatType* type) {
   switch (dtype) {
     case ACL_FLOAT:
       *type = FloatType::kFloat32;
@@ -18,7 +18,7 @@ bool ToFloatType(aclDataType dtype, FloatType* type) {
   }
 }
 
-const char* DataTypeName(aclDataType dtype) {
+const char* DataTypeName(int64_t dtype) {
   switch (dtype) {
     case ACL_DT_UNDEFINED:
       return "DT_UNDEFINED";

@@ -17,9 +17,10 @@ namespace openaclnn {
 // The floating-point element types the loss ops read and write.
 enum class FloatType : uint8_t { kFloat32, kFloat16, kBFloat16 };
 
-bool ToFloatType(aclDataType dtype, FloatType* type);
-// CANN's spelling of a dtype in messages, e.g. "DT_FLOAT16".
-const char* DataTypeName(aclDataType dtype);
+// Both take the aclDataType as an integer: a C caller may pass a value outside the enum.
+bool ToFloatType(int64_t dtype, FloatType* type);
+// CANN's spelling of a dtype in messages, e.g. "DT_FLOAT16"; "DT_UNKNOWN" outside the enum.
+const char* DataTypeName(int64_t dtype);
 inline constexpr size_t ElementSize(FloatType type) { return type == FloatType::kFloat32 ? 4 : 2; }
 
 template <class To, class From>

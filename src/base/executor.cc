@@ -18,15 +18,29 @@ void Release(aclOpExecutor* executor) {
   if (executor->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete executor;
 }
 
+aclnnStatus DestroyedTensor(const char* api, const char* role, size_t index,
+                            const aclTensor& tensor) {
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: %s %zu of the executor (aclTensor %p, shape %s) was destroyed after phase 1; "
+              "an executor's tensors must stay alive until its last launch.",
+              api, role, index, static_cast<const void*>(&tensor),
+              ShapeString(tensor.view_shape).c_str());
+}
+
 // The storage addresses phase 2 hands to the plan; fails if a tensor the plan will read or
-// write has none.
+// write was destroyed or has no address.
 aclnnStatus SnapshotAddresses(const char* api, const aclOpExecutor& executor,
                               TensorAddresses* addresses) {
   addresses->fill(nullptr);
   size_t slot = 0;
   for (const auto* list : {&executor.inputs, &executor.outputs}) {
-    for (const aclTensor* tensor : *list) {
+    const char* role = list == &executor.inputs ? "input" : "output";
+    for (size_t index = 0; index < list->size(); ++index) {
+      const aclTensor* tensor = (*list)[index];
       if (tensor != nullptr) {
+        if (tensor->destroyed.load(std::memory_order_acquire)) {
+          return DestroyedTensor(api, role, index, *tensor);
+        }
         if (tensor->data == nullptr && ElementCount(tensor->view_shape) > 0) {
           return Fail(ACLNN_ERR_PARAM_NULLPTR,
                       "%s: tensor %zu (shape %s) has no device address; create it with one or "
@@ -41,7 +55,11 @@ aclnnStatus SnapshotAddresses(const char* api, const aclOpExecutor& executor,
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, aclrtStream stream) {
+// Checks the launch's tensors and stream, and queues the plan if there is one (*queued then
+// says so); an empty launch is checked like any other.
+aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, aclrtStream stream,
+                    bool* queued) {
+  *queued = false;
   TensorAddresses addresses;
   if (aclnnStatus status = SnapshotAddresses(api, *executor, &addresses)) return status;
   aclError stream_status = ACL_SUCCESS;
@@ -52,11 +70,15 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
                 "after aclrtSetDevice for the default stream.",
                 api, stream, stream_status);
   }
+  if (executor->plan == nullptr) return ACLNN_SUCCESS;
+  *queued = true;
   if (executor->repeatable) executor->references.fetch_add(1, std::memory_order_relaxed);
-  const Task launch([executor, addresses, workspace] {
-    executor->plan->Run(addresses, workspace);
-    Release(executor);
-  });
+  const Task launch(
+      [executor, addresses, workspace] {
+        executor->plan->Run(addresses, workspace);
+        Release(executor);
+      },
+      [executor] { Release(executor); });
   if (executor->plan->Quick()) {
     RunOrEnqueue(target, launch);
   } else {
@@ -88,9 +110,11 @@ aclOpExecutor* NewExecutor(std::vector<const aclTensor*> inputs,
   if (executor == nullptr) return nullptr;
   // The C API hands inputs in as const, yet lets the caller re-address them through the
   // executor (aclSetInputTensorAddr); the executor is where that is allowed.
-  for (const aclTensor* tensor : inputs) executor->inputs.push_back(const_cast<aclTensor*>(tensor));
-  for (const aclTensor* tensor : outputs) {
-    executor->outputs.push_back(const_cast<aclTensor*>(tensor));
+  for (auto [from, to] : {std::pair{&inputs, &executor->inputs}, {&outputs, &executor->outputs}}) {
+    for (const aclTensor* tensor : *from) {
+      to->push_back(const_cast<aclTensor*>(tensor));
+      if (tensor != nullptr) RetainTensor(to->back());
+    }
   }
   executor->plan = std::move(plan);
   executor->workspace_size = workspace_size;
@@ -115,16 +139,23 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   const bool one_shot = !executor->repeatable;
   if (one_shot) Executors().Remove(executor);
   aclnnStatus status = CheckLaunch(api, workspace, workspace_size, *executor);
-  if (status == ACLNN_SUCCESS && executor->plan != nullptr) {
-    status = Enqueue(api, executor, workspace, stream);
-    // Queued, a one-shot executor's reference belongs to the launch, which releases it.
-    if (status == ACLNN_SUCCESS) return ACLNN_SUCCESS;
-  }
+  bool queued = false;
+  if (status == ACLNN_SUCCESS) status = Enqueue(api, executor, workspace, stream, &queued);
+  // Queued, a one-shot executor's reference belongs to the launch, which releases it.
+  if (queued) return ACLNN_SUCCESS;
   if (one_shot) Release(executor);
   return status;
 }
 
 }  // namespace openaclnn
+
+aclOpExecutor::~aclOpExecutor() {
+  for (auto* list : {&inputs, &outputs}) {
+    for (aclTensor* tensor : *list) {
+      if (tensor != nullptr) openaclnn::ReleaseTensor(tensor);
+    }
+  }
+}
 
 using openaclnn::Executors;
 using openaclnn::Fail;
@@ -141,17 +172,25 @@ aclnnStatus CheckExecutor(const char* api, const aclOpExecutor* executor) {
 }
 
 // Re-addresses tensor `index` of `list` (and the aclTensor the caller names) for later runs.
-aclnnStatus SetAddress(const char* api, std::vector<aclTensor*>* list, size_t index,
-                       aclTensor* tensor, void* address) {
+aclnnStatus SetAddress(const char* api, const char* role, std::vector<aclTensor*>* list,
+                       size_t index, aclTensor* tensor, void* address) {
   if (tensor == nullptr) return Fail(ACLNN_ERR_INNER_NULLPTR, "%s: tensor is nullptr.", api);
   if (index >= list->size() || (*list)[index] == nullptr) {
     return Fail(ACLNN_ERR_PARAM_INVALID,
-                "%s: index %zu names no tensor of this executor (it has %zu, absent optional "
+                "%s: index %zu names no %s tensor of this executor (it has %zu, absent optional "
                 "ones included).",
-                api, index, list->size());
+                api, index, role, list->size());
   }
-  (*list)[index]->data = address;
-  tensor->data = address;
+  aclTensor* held = (*list)[index];
+  if (held->destroyed.load(std::memory_order_acquire)) {
+    return openaclnn::DestroyedTensor(api, role, index, *held);
+  }
+  if (!openaclnn::SetDataIfLive(tensor, address)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "%s: tensor %p (for %s %zu) is not a live aclTensor; was it destroyed?", api,
+                static_cast<const void*>(tensor), role, index);
+  }
+  held->data = address;
   return ACLNN_SUCCESS;
 }
 
@@ -176,13 +215,13 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
   if (aclnnStatus status = CheckExecutor("aclSetInputTensorAddr", executor)) return status;
-  return SetAddress("aclSetInputTensorAddr", &executor->inputs, index, tensor, addr);
+  return SetAddress("aclSetInputTensorAddr", "input", &executor->inputs, index, tensor, addr);
 }
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
   if (aclnnStatus status = CheckExecutor("aclSetOutputTensorAddr", executor)) return status;
-  return SetAddress("aclSetOutputTensorAddr", &executor->outputs, index, tensor, addr);
+  return SetAddress("aclSetOutputTensorAddr", "output", &executor->outputs, index, tensor, addr);
 }
 
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
@@ -190,8 +229,9 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTen
   if (aclnnStatus status = CheckExecutor("aclSetTensorAddr", executor)) return status;
   const size_t inputs = executor->inputs.size();
   return index < inputs
-             ? SetAddress("aclSetTensorAddr", &executor->inputs, index, tensor, addr)
-             : SetAddress("aclSetTensorAddr", &executor->outputs, index - inputs, tensor, addr);
+             ? SetAddress("aclSetTensorAddr", "input", &executor->inputs, index, tensor, addr)
+             : SetAddress("aclSetTensorAddr", "output", &executor->outputs, index - inputs, tensor,
+                          addr);
 }
 
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,

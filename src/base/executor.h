@@ -41,7 +41,13 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
 }  // namespace openaclnn
 
 struct aclOpExecutor {
-  std::vector<aclTensor*> inputs;  // nullptr for an absent optional input
+  aclOpExecutor() = default;
+  aclOpExecutor(const aclOpExecutor&) = delete;
+  aclOpExecutor& operator=(const aclOpExecutor&) = delete;
+  ~aclOpExecutor();
+
+  // Each held (openaclnn::RetainTensor) until the executor goes; nullptr for an absent optional.
+  std::vector<aclTensor*> inputs;
   std::vector<aclTensor*> outputs;
   std::unique_ptr<openaclnn::Plan> plan;
   uint64_t workspace_size = 0;

@@ -32,6 +32,16 @@ class ObjectRegistry {
     return live_.erase(object) != 0;
   }
 
+  // Calls use(object) if it is live, under the table's lock, so it cannot be removed (and
+  // destroyed) meanwhile; false when it is not live.
+  template <class Use>
+  bool UseIfLive(const T* object, Use&& use) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (live_.count(object) == 0) return false;
+    use();
+    return true;
+  }
+
   size_t Size() const noexcept {
     std::lock_guard<std::mutex> lock(mu_);
     return live_.size();

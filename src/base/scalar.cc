@@ -8,6 +8,7 @@
 #include "base/dtype.h"
 #include "base/object_registry.h"
 #include "base/status.h"
+#include "runtime/report.h"
 
 namespace openaclnn {
 namespace {
@@ -26,7 +27,7 @@ T Read(const aclScalar& scalar) {
 
 }  // namespace
 
-size_t ScalarValueSize(aclDataType dtype) {
+size_t ScalarValueSize(int64_t dtype) {
   switch (dtype) {
     case ACL_INT8:
     case ACL_UINT8:
@@ -147,15 +148,16 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     Fail(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is nullptr.");
     return nullptr;
   }
-  const size_t size = openaclnn::ScalarValueSize(dataType);
+  const auto dtype = static_cast<int32_t>(openaclnn::EnumValue(dataType));
+  const size_t size = openaclnn::ScalarValueSize(dtype);
   if (size == 0) {
     Fail(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: data type %s (%d) has no scalar value.",
-         openaclnn::DataTypeName(dataType), static_cast<int>(dataType));
+         openaclnn::DataTypeName(dtype), static_cast<int>(dtype));
     return nullptr;
   }
   auto* scalar = new (std::nothrow) aclScalar;
   if (scalar == nullptr) return nullptr;
-  scalar->dtype = dataType;
+  scalar->dtype = dtype;
   std::memcpy(scalar->bytes, value, size);
   if (!openaclnn::Scalars().Add(scalar)) {
     delete scalar;

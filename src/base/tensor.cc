@@ -1,13 +1,37 @@
 #include "base/tensor.h"
 
+#include <algorithm>
 #include <new>
 
 #include "base/object_registry.h"
 #include "base/status.h"
+#include "runtime/data_type_size.h"
 #include "runtime/error.h"
+#include "runtime/report.h"
 
 namespace openaclnn {
 namespace {
+
+// Row-major strides of `shape` (an empty shape's too: it has no elements, but its strides are
+// still reported); false when one does not fit in int64.
+bool ContiguousStrides(const std::vector<int64_t>& shape, std::vector<int64_t>* strides) {
+  strides->assign(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) {
+    if (__builtin_mul_overflow((*strides)[i], shape[i], &(*strides)[i - 1])) return false;
+  }
+  return true;
+}
+
+// aclInitTensor's update: everything but the lifetime fields.
+void MoveDescription(aclTensor* from, aclTensor* to) {
+  to->view_shape = std::move(from->view_shape);
+  to->strides = std::move(from->strides);
+  to->offset = from->offset;
+  to->storage_shape = std::move(from->storage_shape);
+  to->dtype = from->dtype;
+  to->format = from->format;
+  to->data = from->data;
+}
 
 ObjectRegistry<aclTensor>& Tensors() {
   static ObjectRegistry<aclTensor> registry;
@@ -17,8 +41,8 @@ ObjectRegistry<aclTensor>& Tensors() {
 // Fills `tensor` from the C arguments; false (with a message recorded) if they cannot describe
 // a tensor at all. Views that are merely unsafe to read are rejected later, by the op, with
 // ViewProblem, as CANN does.
-bool Describe(aclTensor* tensor, const int64_t* view_dims, uint64_t view_rank, aclDataType dtype,
-              const int64_t* strides, int64_t offset, aclFormat format, const int64_t* storage_dims,
+bool Describe(aclTensor* tensor, const int64_t* view_dims, uint64_t view_rank, int32_t dtype,
+              const int64_t* strides, int64_t offset, int32_t format, const int64_t* storage_dims,
               uint64_t storage_rank, void* data) {
   if ((view_dims == nullptr && view_rank > 0) || (storage_dims == nullptr && storage_rank > 0)) {
     Fail(ACLNN_ERR_PARAM_NULLPTR,
@@ -35,13 +59,13 @@ bool Describe(aclTensor* tensor, const int64_t* view_dims, uint64_t view_rank, a
          ShapeString(view).c_str(), ShapeString(storage).c_str());
     return false;
   }
-  tensor->strides.assign(view_rank, 1);
   if (strides != nullptr) {
     tensor->strides.assign(strides, strides + view_rank);
-  } else {
-    for (uint64_t i = view_rank; i-- > 1;) {
-      tensor->strides[i - 1] = tensor->strides[i] * view[i];
-    }
+  } else if (!ContiguousStrides(view, &tensor->strides)) {
+    Fail(ACLNN_ERR_PARAM_INVALID,
+         "aclCreateTensor: the contiguous strides of shape %s overflow int64; pass strides.",
+         ShapeString(view).c_str());
+    return false;
   }
   tensor->view_shape = std::move(view);
   tensor->storage_shape = std::move(storage);
@@ -73,6 +97,44 @@ int64_t ElementCount(const std::vector<int64_t>& shape) {
 
 bool IsLiveTensor(const aclTensor* tensor) { return Tensors().Contains(tensor); }
 
+bool IsAclFormat(int64_t format) {
+  switch (format) {
+    case ACL_FORMAT_UNDEFINED:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+    case ACL_FORMAT_NC1HWC0_C04:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDC1HWC0:
+    case ACL_FRACTAL_Z_3D:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+    case ACL_FORMAT_FRACTAL_NZ_C0_16:
+    case ACL_FORMAT_FRACTAL_NZ_C0_32:
+    case ACL_FORMAT_FRACTAL_NZ_C0_2:
+    case ACL_FORMAT_FRACTAL_NZ_C0_4:
+    case ACL_FORMAT_FRACTAL_NZ_C0_8:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void RetainTensor(aclTensor* tensor) { tensor->references.fetch_add(1, std::memory_order_relaxed); }
+
+void ReleaseTensor(aclTensor* tensor) {
+  if (tensor->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete tensor;
+}
+
+bool SetDataIfLive(aclTensor* tensor, void* data) {
+  return Tensors().UseIfLive(tensor, [&] { tensor->data = data; });
+}
+
 std::string ViewProblem(const aclTensor& tensor) {
   if (tensor.offset < 0) return "its offset " + std::to_string(tensor.offset) + " is negative";
   int64_t last = tensor.offset;  // largest element index the view touches
@@ -92,6 +154,13 @@ std::string ViewProblem(const aclTensor& tensor) {
     return "it reaches element " + std::to_string(last) + " but its storage shape " +
            ShapeString(tensor.storage_shape) + " holds " + std::to_string(storage) + " elements";
   }
+  // Kernels address elements as byte offsets from the storage's start.
+  const auto element_bytes = static_cast<int64_t>(std::max<size_t>(DataTypeBytes(tensor.dtype), 1));
+  int64_t bytes;
+  if (__builtin_mul_overflow(last + 1, element_bytes, &bytes)) {
+    return "its element " + std::to_string(last) +
+           " lies beyond 2^63 bytes from the storage's start";
+  }
   return "";
 }
 
@@ -108,8 +177,10 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   if (tensor == nullptr) return nullptr;
   bool described = false;
   try {
-    described = openaclnn::Describe(tensor, viewDims, viewDimsNum, dataType, stride, offset,
-                                    format, storageDims, storageDimsNum, tensorData);
+    described = openaclnn::Describe(tensor, viewDims, viewDimsNum,
+                                    static_cast<int32_t>(openaclnn::EnumValue(dataType)), stride,
+                                    offset, static_cast<int32_t>(openaclnn::EnumValue(format)),
+                                    storageDims, storageDimsNum, tensorData);
   } catch (const std::bad_alloc&) {
     Fail(ACLNN_ERR_INNER_NULLPTR, "aclCreateTensor: out of memory.");
   }
@@ -134,11 +205,13 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
   }
   try {
     aclTensor updated;
-    if (!openaclnn::Describe(&updated, viewDims, viewDimsNum, dataType, stride, offset, format,
-                             storageDims, storageDimsNum, tensorDataAddr)) {
+    if (!openaclnn::Describe(&updated, viewDims, viewDimsNum,
+                             static_cast<int32_t>(openaclnn::EnumValue(dataType)), stride, offset,
+                             static_cast<int32_t>(openaclnn::EnumValue(format)), storageDims,
+                             storageDimsNum, tensorDataAddr)) {
       return ACLNN_ERR_PARAM_INVALID;
     }
-    *tensor = std::move(updated);
+    openaclnn::MoveDescription(&updated, tensor);
     return ACLNN_SUCCESS;
   } catch (const std::bad_alloc&) {
     return Fail(ACLNN_ERR_INNER_NULLPTR, "aclInitTensor: out of memory.");
@@ -152,7 +225,10 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
                 "aclDestroyTensor: %p is not a live aclTensor (destroyed twice?).",
                 static_cast<const void*>(tensor));
   }
-  delete tensor;
+  // Executors that name it keep its memory until they go, and see it marked destroyed.
+  auto* dead = const_cast<aclTensor*>(tensor);
+  dead->destroyed.store(true, std::memory_order_release);
+  openaclnn::ReleaseTensor(dead);
   return ACLNN_SUCCESS;
 }
 

@@ -2,11 +2,15 @@
 #include "base/tensor_api.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <vector>
 
 #include "base/status.h"
 #include "base/tensor.h"
+
+// aclGetFormat and aclGetDataType hand back the stored integer bytewise.
+static_assert(sizeof(aclFormat) == sizeof(int32_t) && sizeof(aclDataType) == sizeof(int32_t));
 
 namespace openaclnn {
 namespace {
@@ -96,14 +100,14 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
   if (aclnnStatus status = CheckTensor("aclGetFormat", tensor)) return status;
   if (aclnnStatus status = CheckOut("aclGetFormat", "format", format)) return status;
-  *format = tensor->format;
+  std::memcpy(format, &tensor->format, sizeof(tensor->format));  // the caller's integer, as is
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
   if (aclnnStatus status = CheckTensor("aclGetDataType", tensor)) return status;
   if (aclnnStatus status = CheckOut("aclGetDataType", "dataType", dataType)) return status;
-  *dataType = tensor->dtype;
+  std::memcpy(dataType, &tensor->dtype, sizeof(tensor->dtype));
   return ACLNN_SUCCESS;
 }
 

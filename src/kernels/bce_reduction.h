@@ -16,8 +16,9 @@ inline constexpr int64_t kReductionBlock = 4096;
 // Lanes of the in-block order: element i of a block is added to lane i % kBlockLanes.
 inline constexpr int kBlockLanes = 16;
 
+// Written without count + kReductionBlock - 1, which overflows for counts near INT64_MAX.
 inline constexpr int64_t ReductionBlocks(int64_t count) {
-  return (count + kReductionBlock - 1) / kReductionBlock;
+  return count / kReductionBlock + (count % kReductionBlock != 0 ? 1 : 0);
 }
 
 // The fixed summation order of a block: kBlockLanes fp64 lanes, element i going to lane i % 16,

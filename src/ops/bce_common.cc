@@ -85,9 +85,9 @@ aclnnStatus ArgumentChecker::SupportedType(const char* name, const aclTensor* te
       ToFloatType(tensor->dtype, &type) && (type != FloatType::kBFloat16 || SocSupportsBf16());
   if (!supported) {
     return Fail(ACLNN_ERR_PARAM_INVALID,
-                "%s: %s has dtype %s, which %s does not support; supported: DT_FLOAT, "
+                "%s: %s has dtype %s (%d), which %s does not support; supported: DT_FLOAT, "
                 "DT_FLOAT16%s.",
-                api, name, DataTypeName(tensor->dtype), SocName(),
+                api, name, DataTypeName(tensor->dtype), static_cast<int>(tensor->dtype), SocName(),
                 SocSupportsBf16() ? ", DT_BF16" : "");
   }
   return ACLNN_SUCCESS;
@@ -112,6 +112,10 @@ aclnnStatus ArgumentChecker::Layout(const char* name, const aclTensor* tensor) c
   if (tensor->view_shape.size() > static_cast<size_t>(kMaxRank)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s (%s) has rank %zu; at most %d is supported.", api,
                 name, Describe(*tensor).c_str(), tensor->view_shape.size(), kMaxRank);
+  }
+  if (!IsAclFormat(tensor->format)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s (%s) has format %d, which is not an aclFormat.",
+                api, name, Describe(*tensor).c_str(), static_cast<int>(tensor->format));
   }
   const std::string problem = ViewProblem(*tensor);
   if (!problem.empty()) {

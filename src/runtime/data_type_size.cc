@@ -1,10 +1,12 @@
 // aclDataTypeSize, with CANN's table (data_buffer.cpp): sub-byte types report 1 and anything the
 // table does not list (including the 6- and 4-bit float types) reports 8.
+#include "runtime/data_type_size.h"
+
 #include "acl/acl_base.h"
 #include "runtime/report.h"
 
-extern "C" size_t aclDataTypeSize(aclDataType dataType) {
-  switch (openaclnn::EnumValue(dataType)) {
+size_t openaclnn::DataTypeBytes(int64_t dtype) {
+  switch (dtype) {
     case ACL_STRING:
     case ACL_DT_UNDEFINED:
       return 0;
@@ -33,4 +35,8 @@ extern "C" size_t aclDataTypeSize(aclDataType dataType) {
     default:  // INT64, UINT64, DOUBLE, COMPLEX64 and everything unlisted
       return 8;
   }
+}
+
+extern "C" size_t aclDataTypeSize(aclDataType dataType) {
+  return openaclnn::DataTypeBytes(openaclnn::EnumValue(dataType));
 }

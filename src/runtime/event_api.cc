@@ -99,10 +99,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     if (const aclError status = ResolveStream(func, stream, &queue)) return status;
     const uint64_t sequence = target->BeginRecord();
     target->Retain();
-    Enqueue(queue, Task([target, sequence] {
-              target->Complete(sequence);
-              target->Release();
-            }));
+    // A record dropped unrun (its stream destroyed by force) completes, so no waiter hangs.
+    const auto complete = [target, sequence] {
+      target->Complete(sequence);
+      target->Release();
+    };
+    Enqueue(queue, Task(complete, complete));
     return ACL_SUCCESS;
   });
 }
@@ -117,10 +119,12 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     const uint64_t sequence = target->Latest();
     if (sequence == 0) return ACL_SUCCESS;
     target->Retain();
-    Enqueue(queue, Task([target, sequence] {
-              target->WaitFor(sequence);
-              target->Release();
-            }));
+    Enqueue(queue, Task(
+                       [target, sequence] {
+                         target->WaitFor(sequence);
+                         target->Release();
+                       },
+                       [target] { target->Release(); }));
     return ACL_SUCCESS;
   });
 }

@@ -5,6 +5,7 @@
 #include "acl/acl_rt.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "runtime/memory_registry.h"
 #include "runtime/report.h"
 #include "runtime/stream_impl.h"
 
@@ -41,6 +42,33 @@ aclError CheckKind(const char* func, const aclrtMemcpyKind& kind, int64_t last) 
                        "must be an aclrtMemcpyKind value");
 }
 
+// A copy or fill of `bytes` at `address` must end within the recorded block holding `address`
+// (the runtime records every aclrtMalloc block; addresses it did not hand out go unchecked).
+aclError CheckWithinBlock(const char* func, const char* pointer_name, const void* address,
+                          const char* count_name, size_t bytes) {
+  BlockPosition block;
+  if (bytes == 0 || !FindBlock(address, &block) || bytes <= block.bytes - block.offset) {
+    return ACL_SUCCESS;
+  }
+  const std::string reason =
+      std::string(pointer_name) + " lies " + std::to_string(block.offset) + " bytes into a " +
+      std::to_string(block.bytes) + "-byte block from aclrtMalloc, so the access would run " +
+      std::to_string(bytes - (block.bytes - block.offset)) + " bytes past its end";
+  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, count_name, std::to_string(bytes),
+                       reason.c_str());
+}
+
+// Bytes from the first row's start to the last row's end; SIZE_MAX when that overflows.
+size_t Span2d(size_t pitch, size_t width, size_t height) {
+  size_t span;
+  if (height == 0 || width == 0) return 0;
+  if (__builtin_mul_overflow(height - 1, pitch, &span) ||
+      __builtin_add_overflow(span, width, &span)) {
+    return SIZE_MAX;
+  }
+  return span;
+}
+
 aclError CheckFits(const char* func, const char* count_name, size_t count, const char* max_name,
                    size_t max) {
   if (count <= max) return ACL_SUCCESS;
@@ -58,23 +86,32 @@ aclError CheckCopy(const char* func, void* dst, size_t destMax, const void* src,
   if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)) {
     return status;
   }
-  return CheckFits(func, "count", count, "destMax", destMax);
+  if (const aclError status = CheckFits(func, "count", count, "destMax", destMax)) return status;
+  if (const aclError status = CheckWithinBlock(func, "dst", dst, "count", count)) return status;
+  return CheckWithinBlock(func, "src", src, "count", count);
 }
 
 aclError CheckFill(const char* func, void* devPtr, size_t maxCount, size_t count) {
   if (devPtr == nullptr) return ReportNull(func, "devPtr");
-  return CheckFits(func, "count", count, "maxCount", maxCount);
+  if (const aclError status = CheckFits(func, "count", count, "maxCount", maxCount)) return status;
+  return CheckWithinBlock(func, "devPtr", devPtr, "count", count);
 }
 
 aclError Check2d(const char* func, void* dst, size_t dpitch, const void* src, size_t spitch,
-                 size_t width, const aclrtMemcpyKind& kind) {
+                 size_t width, size_t height, const aclrtMemcpyKind& kind) {
   if (dst == nullptr) return ReportNull(func, "dst");
   if (src == nullptr) return ReportNull(func, "src");
   if (const aclError status = CheckKind(func, kind, ACL_MEMCPY_DEFAULT)) return status;
   if (const aclError status = CheckFits(func, "width", width, "dpitch", dpitch)) return status;
-  if (width <= spitch) return ACL_SUCCESS;
-  return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "width", std::to_string(width),
-                       "it exceeds spitch, the row pitch of the source");
+  if (width > spitch) {
+    return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "width", std::to_string(width),
+                         "it exceeds spitch, the row pitch of the source");
+  }
+  const size_t dst_span = Span2d(dpitch, width, height);
+  if (const aclError status = CheckWithinBlock(func, "dst", dst, "height", dst_span)) {
+    return status;
+  }
+  return CheckWithinBlock(func, "src", src, "height", Span2d(spitch, width, height));
 }
 
 }  // namespace
@@ -109,7 +146,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
   return Guarded(__func__, [&](const char* func) {
-    if (const aclError status = Check2d(func, dst, dpitch, src, spitch, width, kind)) {
+    if (const aclError status = Check2d(func, dst, dpitch, src, spitch, width, height, kind)) {
       return status;
     }
     for (size_t row = 0; row < height && width != 0; ++row) {

@@ -1,14 +1,16 @@
 #include "runtime/memory_registry.h"
 
+#include <functional>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 
 namespace openaclnn {
 namespace {
 
 struct Table {
   std::mutex mu;
-  std::unordered_map<void*, Allocation> live;
+  // Ordered by address, so the block holding an interior address is found by one search.
+  std::map<const void*, Allocation, std::less<>> live;
 };
 
 Table& Live() {
@@ -33,6 +35,19 @@ TakeResult TakeAllocation(void* address, MemoryKind kind, Allocation* allocation
   *allocation = found->second;
   table.live.erase(found);
   return TakeResult::kTaken;
+}
+
+bool FindBlock(const void* address, BlockPosition* position) {
+  Table& table = Live();
+  std::lock_guard<std::mutex> lock(table.mu);
+  auto after = table.live.upper_bound(address);  // the first block starting above `address`
+  if (after == table.live.begin()) return false;
+  const auto& [start, allocation] = *std::prev(after);
+  // std::less orders unrelated pointers too; subtracting them would not be defined.
+  const auto offset = reinterpret_cast<uintptr_t>(address) - reinterpret_cast<uintptr_t>(start);
+  if (offset >= allocation.bytes) return false;
+  *position = {static_cast<size_t>(offset), allocation.bytes};
+  return true;
 }
 
 }  // namespace openaclnn

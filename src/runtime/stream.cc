@@ -171,6 +171,18 @@ bool Stream::Abandon(std::chrono::steady_clock::time_point grace) {
   stop_ = true;
   abandon_ = true;
   work_cv_.notify_one();
+  // The worker takes nothing more: what is queued is let go here (references released, event
+  // records completed), outside the lock, since letting go may free other objects.
+  std::vector<Task> dropped;
+  dropped.reserve(count_);
+  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) dropped.push_back(ring_[head_]);
+  queued_.store(0, std::memory_order_release);
+  lock.unlock();
+  for (const Task& task : dropped) task.Dropped();
+  // Dropped counts as done for anyone synchronizing with the dying stream.
+  completed_.fetch_add(dropped.size(), std::memory_order_seq_cst);
+  lock.lock();
+  done_cv_.notify_all();
   if (!worker_.joinable()) return true;
   const bool self = OnWorkerThread();
   const bool exited = !self && done_cv_.wait_until(lock, grace, [this] { return exited_; });

@@ -26,17 +26,40 @@ class Task {
     std::memcpy(storage_, &callable, sizeof(F));
   }
 
+  // A task that holds something (a reference) also says how to let it go when a stream drops
+  // the task unrun (aclrtDestroyStreamForce, process exit).
+  template <class F, class D>
+  Task(const F& callable, const D& on_drop) : Task(WithDrop<F, D>{callable, on_drop}) {
+    drop_ = &Drop<F, D>;
+  }
+
   void operator()() const { invoke_(storage_); }
+  // Called instead of operator() for a task that will never run.
+  void Dropped() const {
+    if (drop_ != nullptr) drop_(storage_);
+  }
   explicit operator bool() const { return invoke_ != nullptr; }
 
  private:
+  template <class F, class D>
+  struct WithDrop {
+    F run;
+    D drop;
+    void operator()() const { run(); }
+  };
+
   template <class F>
   static void Invoke(const void* storage) {
     (*std::launder(reinterpret_cast<const F*>(storage)))();
   }
+  template <class F, class D>
+  static void Drop(const void* storage) {
+    std::launder(reinterpret_cast<const WithDrop<F, D>*>(storage))->drop();
+  }
 
   alignas(std::max_align_t) unsigned char storage_[kCapacity] = {};
   void (*invoke_)(const void*) = nullptr;
+  void (*drop_)(const void*) = nullptr;
 };
 
 }  // namespace openaclnn

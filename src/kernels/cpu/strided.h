@@ -34,6 +34,8 @@ inline void StoreFrom32(void* base, FloatType type, int64_t index, float value) 
 
 // Calls run(first_element, length, stride) for each innermost run of `operand` covering flat
 // indices [begin, begin + count) of `shape`; first_element is relative to the operand's base.
+// `element` only ever holds the position of an element of the view (phase 1 checked that every
+// one fits in int64), never one past a row's end: a dimension of size 1 may carry any stride.
 template <class Run>
 void ForEachRun(const StridedOperand& operand, const int64_t* shape, int rank, int64_t begin,
                 int64_t count, Run&& run) {
@@ -45,17 +47,22 @@ void ForEachRun(const StridedOperand& operand, const int64_t* shape, int rank, i
     element += index[d] * operand.strides[d];
   }
   const int inner = rank - 1;
-  while (count > 0) {
+  for (;;) {
     const int64_t length = std::min(shape[inner] - index[inner], count);
     run(element, length, operand.strides[inner]);
     count -= length;
-    element += length * operand.strides[inner];
-    index[inner] += length;
-    for (int d = inner; d > 0 && index[d] == shape[d]; --d) {
-      element += operand.strides[d - 1] - shape[d] * operand.strides[d];
+    if (count == 0) return;
+    // The row is done (count remains): back to its first element, then carry.
+    element -= index[inner] * operand.strides[inner];
+    index[inner] = 0;
+    int d = inner - 1;
+    while (index[d] == shape[d] - 1) {  // a finished dimension goes back to 0 too
+      element -= index[d] * operand.strides[d];
       index[d] = 0;
-      ++index[d - 1];
+      --d;
     }
+    ++index[d];
+    element += operand.strides[d];
   }
 }
 

@@ -2,24 +2,49 @@
 
 #include <sched.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <system_error>
 
+#include "runtime/log.h"
 #include "runtime/spin.h"
 
 namespace openaclnn::cpu {
 namespace {
 
-int DefaultThreads() {
-  if (const char* text = std::getenv("OPENACLNN_NUM_THREADS")) {
-    const int requested = std::atoi(text);
-    if (requested > 0) return requested;
-  }
+int AvailableCpus() {
 #if defined(__linux__)
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
 #endif
   const unsigned cores = std::thread::hardware_concurrency();
   return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+// OPENACLNN_NUM_THREADS, else the CPUs available. More than 4 threads per CPU (64 at least)
+// only costs memory and switches, and a huge value once meant creating threads until the system
+// refused one: such values are capped, and text that is not a positive integer is ignored, each
+// with a warning.
+int DefaultThreads() {
+  const int cpus = AvailableCpus();
+  const char* text = std::getenv("OPENACLNN_NUM_THREADS");
+  if (text == nullptr) return cpus;
+  char* end = nullptr;
+  errno = 0;
+  const long requested = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || requested < 1) {
+    Log(LogLevel::kWarning, "OPENACLNN_NUM_THREADS=\"%s\" is not a positive integer; using %d",
+        text, cpus);
+    return cpus;
+  }
+  const long cap = std::max(4L * cpus, 64L);
+  if (errno == ERANGE || requested > cap) {
+    Log(LogLevel::kWarning, "OPENACLNN_NUM_THREADS=%s is more than %ld (4 per CPU); using %ld",
+        text, cap, cap);
+    return static_cast<int>(cap);
+  }
+  return static_cast<int>(requested);
 }
 
 }  // namespace
@@ -47,7 +72,13 @@ void ThreadPool::SetThreads(int threads) {
     // The worker starts from the generation current now, so a job published before the thread
     // gets going is not mistaken for an old one.
     const uint64_t seen = generation_.load(std::memory_order_acquire);
-    workers_.emplace_back([this, worker, seen] { WorkerLoop(worker, seen); });
+    try {
+      workers_.emplace_back([this, worker, seen] { WorkerLoop(worker, seen); });
+    } catch (const std::exception& error) {  // std::system_error, or std::bad_alloc
+      Log(LogLevel::kWarning, "could start only %d of %d kernel threads (%s); using %d", worker,
+          threads, error.what(), worker);
+      threads = worker;
+    }
   }
   threads_.store(threads, std::memory_order_relaxed);
 }
