@@ -16,7 +16,7 @@ inline constexpr int64_t kReductionBlock = 4096;
 // Lanes of the in-block order: element i of a block is added to lane i % kBlockLanes.
 inline constexpr int kBlockLanes = 16;
 
-inline constexpr int64_t ReductionBlocks(int64_t count) {
+OPENACLNN_HOST_DEVICE inline constexpr int64_t ReductionBlocks(int64_t count) {
   return (count + kReductionBlock - 1) / kReductionBlock;
 }
 
