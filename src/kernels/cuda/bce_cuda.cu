@@ -112,7 +112,10 @@ __global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaun
     lanes[threadIdx.x] = cuda::LaneSum(values, length, static_cast<int>(threadIdx.x));
   }
   __syncthreads();
-  if (threadIdx.x == 0) launch.partials[block] = FoldLanes(lanes);
+  if (threadIdx.x != 0) return;
+  launch.partials[block] = FoldLanes(lanes);
+  // A one-block problem (N <= 4096) finishes here: one kernel launch fewer for small calls.
+  if (gridDim.x == 1) cuda::FinishReduction(launch);
 }
 
 __global__ void FinishReductionKernel(const DeviceLaunch launch) { cuda::FinishReduction(launch); }
@@ -158,7 +161,7 @@ const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
   }
   const int64_t blocks = ReductionBlocks(problem.count);
   BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch);
-  FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
+  if (blocks > 1) FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
   return LaunchStatus();
 }
 
