@@ -18,6 +18,7 @@ import torch.nn.functional as F
 c_void_p, c_i64, c_u64, c_int = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64, ctypes.c_int
 ACL = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 27}
 NAMES = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
+DEVICE = "cuda"  # where PyTorch allocates; "cpu" lets the ctypes side be tried on the CPU backend
 
 
 class Acl:
@@ -80,7 +81,7 @@ class Acl:
         self.check(phase1(*tensors, reduction, out_tensor, ctypes.byref(size),
                           ctypes.byref(executor)), name)
         self.check(lib.aclSetAclOpExecutorRepeatable(executor), "repeatable")
-        workspace = torch.empty(max(size.value, 1), dtype=torch.uint8, device="cuda")
+        workspace = torch.empty(max(size.value, 1), dtype=torch.uint8, device=DEVICE)
         phase2 = getattr(lib, name)
         phase2.argtypes = [c_void_p, c_u64, c_void_p, c_void_p]
         keep = (tensors, out_tensor, workspace, executor)
@@ -105,7 +106,7 @@ def torch_seconds(fn, reps):
 
 def hbm_bandwidth(acl):
     n = 1 << 30  # 4 GiB of fp32 each way, far beyond the L2
-    src = torch.ones(n, device="cuda")
+    src = torch.ones(n, device=DEVICE)
     dst = torch.empty_like(src)
     nbytes = n * 4
 
@@ -117,8 +118,8 @@ def hbm_bandwidth(acl):
 
 
 def problems(n, dtype):
-    x = (torch.randn(n, device="cuda") * 4).to(dtype)
-    t = torch.rand(n, device="cuda").to(dtype)
+    x = (torch.randn(n, device=DEVICE) * 4).to(dtype)
+    t = torch.rand(n, device=DEVICE).to(dtype)
     return x, t
 
 
@@ -137,29 +138,30 @@ ROWS = [  # (label, op, dtype, reduction)
 def measure(acl, label, op, dtype, reduction, n):
     x, t = problems(n, dtype)
     size = x.element_size()
-    g = torch.randn(n, device="cuda").to(dtype) if reduction == 0 else torch.ones(1, device="cuda", dtype=dtype)
+    g = torch.randn(n, device=DEVICE).to(dtype) if reduction == 0 else torch.ones(1, device=DEVICE, dtype=dtype)
     reps = max(3, min(200, int(2e9 // (n * size * 4))))
     mode = ["none", "mean", "sum"][reduction]
     if op == "forward":
-        out = torch.empty(n if reduction == 0 else 1, device="cuda", dtype=dtype)
+        out = torch.empty(n if reduction == 0 else 1, device=DEVICE, dtype=dtype)
         launches = [acl.op("aclnnBinaryCrossEntropyWithLogits", [x, t, None, None], reduction, out)]
         nbytes = n * size * (3 if reduction == 0 else 2)
         ref = lambda: F.binary_cross_entropy_with_logits(x, t, reduction=mode)
     else:
-        grad = torch.empty(n, device="cuda", dtype=dtype)
+        grad = torch.empty(n, device=DEVICE, dtype=dtype)
         name = {"grad_self": "aclnnBinaryCrossEntropyWithLogitsBackward",
                 "grad_target": "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
                 "step": "aclnnBinaryCrossEntropyWithLogitsBackward"}[op]
         launches = [acl.op(name, [g, x, t, None, None], reduction, grad)]
         nbytes = n * size * (4 if reduction == 0 else 3)
         if op == "step":
-            loss = torch.empty(1, device="cuda", dtype=dtype)
+            loss = torch.empty(1, device=DEVICE, dtype=dtype)
             launches.insert(0, acl.op("aclnnBinaryCrossEntropyWithLogits", [x, t, None, None], 1, loss))
             nbytes += n * size * 2
         leaf = x.detach().clone().requires_grad_(op != "grad_target")
         target = t.detach().clone().requires_grad_(op == "grad_target")
 
         def ref():
+            leaf.grad = target.grad = None  # a fresh step, not an accumulation
             y = F.binary_cross_entropy_with_logits(leaf, target, reduction=mode)
             y.backward(g if reduction == 0 else None)
     ours = acl.seconds(lambda: [launch() for launch in launches], reps)
