@@ -76,4 +76,21 @@ OPENACLNN_HOST_DEVICE inline bool IsSplat(const StridedOperand& operand, int ran
   return true;
 }
 
+// The period p when the operand repeats every p flat elements because it is broadcast (stride 0)
+// over leading dimensions and flat over the rest (e.g. pos_weight [C] over [N, C]): flat index i
+// then reads element offset + i % p. 0 when it is not so.
+OPENACLNN_HOST_DEVICE inline int64_t BroadcastPeriod(const StridedOperand& operand,
+                                                     const int64_t* shape, int rank) {
+  for (int lead = 1; lead < rank && operand.strides[lead - 1] == 0; ++lead) {
+    StridedOperand trailing = operand;
+    for (int d = lead; d < rank; ++d) trailing.strides[d - lead] = operand.strides[d];
+    if (IsFlat(trailing, shape + lead, rank - lead)) {
+      int64_t period = 1;
+      for (int d = lead; d < rank; ++d) period *= shape[d];
+      return period;
+    }
+  }
+  return 0;
+}
+
 }  // namespace openaclnn

@@ -14,10 +14,11 @@
 namespace openaclnn::cuda {
 
 enum class Access : uint8_t {
-  kAbsent,  // reads as 1
-  kFlat,    // flat index i is element offset + i
-  kSplat,   // one value, broadcast
-  kGather,  // any other strides: the element is computed from the index
+  kAbsent,    // reads as 1
+  kFlat,      // flat index i is element offset + i
+  kSplat,     // one value, broadcast
+  kPeriodic,  // broadcast over leading dimensions: flat index i is element offset + i % period
+  kGather,    // any other strides: the element is computed from the index
 };
 
 // One operand as a GPU thread reads or writes it.
@@ -25,6 +26,7 @@ struct DeviceOperand {
   void* base = nullptr;  // the tensor's storage address
   Access access = Access::kAbsent;
   bool vector_aligned = false;  // kFlat, and every 4-element group starts 4-element aligned
+  int64_t period = 0;           // kPeriodic
   StridedOperand layout;
 };
 
@@ -47,6 +49,7 @@ inline Access Classify(const StridedOperand& operand, const BceProblem& problem)
   if (operand.slot < 0) return Access::kAbsent;
   if (IsSplat(operand, problem.rank)) return Access::kSplat;
   if (IsFlat(operand, problem.shape, problem.rank)) return Access::kFlat;
+  if (BroadcastPeriod(operand, problem.shape, problem.rank) != 0) return Access::kPeriodic;
   return Access::kGather;
 }
 
@@ -66,6 +69,9 @@ inline DeviceLaunch MakeDeviceLaunch(const BceProblem& problem, const LaunchCont
     // A reduced output is one element, addressed by its offset alone.
     const bool reduced_out = which == kOut && problem.reduction != Reduction::kNone;
     operand.access = reduced_out ? Access::kSplat : Classify(layout, problem);
+    if (operand.access == Access::kPeriodic) {
+      operand.period = BroadcastPeriod(layout, problem.shape, problem.rank);
+    }
     const uint64_t size = ElementSize(layout.type);
     const uint64_t first = reinterpret_cast<uintptr_t>(operand.base) + layout.offset * size;
     operand.vector_aligned = operand.access == Access::kFlat && first % (kVector * size) == 0;
@@ -82,6 +88,8 @@ OPENACLNN_HOST_DEVICE inline int64_t ElementAt(const DeviceLaunch& launch, int w
       return operand.layout.offset + flat;
     case Access::kSplat:
       return operand.layout.offset;
+    case Access::kPeriodic:
+      return operand.layout.offset + flat % operand.period;
     default:
       return ElementOf(operand.layout, launch.shape, launch.rank, flat);
   }
