@@ -12,6 +12,15 @@
 #define OPENACLNN_HOST_DEVICE
 #endif
 
+// A constant table that host/device functions index at run time. Device code cannot read a host
+// constexpr array, so nvcc's device pass gets its own copy in device memory (internal linkage,
+// as nvcc's whole-program mode requires); the host sees the usual constexpr array.
+#if defined(__CUDA_ARCH__)
+#define OPENACLNN_TABLE static __device__ constexpr
+#else
+#define OPENACLNN_TABLE inline constexpr
+#endif
+
 namespace openaclnn {
 
 // The floating-point element types the loss ops read and write.

@@ -60,8 +60,9 @@ aclnnStatus SnapshotAddresses(const char* api, const aclOpExecutor& executor,
 aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, aclrtStream stream,
                     bool* queued) {
   *queued = false;
-  TensorAddresses addresses;
-  if (aclnnStatus status = SnapshotAddresses(api, *executor, &addresses)) return status;
+  LaunchContext launch;
+  launch.workspace = workspace;
+  if (aclnnStatus status = SnapshotAddresses(api, *executor, &launch.addresses)) return status;
   aclError stream_status = ACL_SUCCESS;
   Stream* target = FindStream(stream, &stream_status);
   if (target == nullptr) {
@@ -71,18 +72,30 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
                 api, stream, stream_status);
   }
   if (executor->plan == nullptr) return ACLNN_SUCCESS;
+  launch.queue = NativeQueue(target);
+  if (launch.queue != nullptr) {
+    // The device queues the work itself: launching it here is asynchronous already, and the
+    // plan is not needed once it is launched.
+    const char* failure = executor->plan->Run(launch);
+    if (failure != nullptr) {
+      return Fail(ACLNN_ERR_RUNTIME_ERROR, "%s: the device refused the launch: %s.", api, failure);
+    }
+    *queued = true;
+    if (!executor->repeatable) Release(executor);  // the launch's reference, used up
+    return ACLNN_SUCCESS;
+  }
   *queued = true;
   if (executor->repeatable) executor->references.fetch_add(1, std::memory_order_relaxed);
-  const Task launch(
-      [executor, addresses, workspace] {
-        executor->plan->Run(addresses, workspace);
+  const Task task(
+      [executor, launch] {
+        executor->plan->Run(launch);  // host kernels do not fail
         Release(executor);
       },
       [executor] { Release(executor); });
   if (executor->plan->Quick()) {
-    RunOrEnqueue(target, launch);
+    RunOrEnqueue(target, task);
   } else {
-    Enqueue(target, launch);
+    Enqueue(target, task);
   }
   return ACLNN_SUCCESS;
 }

@@ -16,13 +16,22 @@ namespace openaclnn {
 inline constexpr size_t kMaxOpTensors = 8;
 using TensorAddresses = std::array<void*, kMaxOpTensors>;
 
-// An op's planned work. Run sees the storage addresses the tensors had when phase 2 was
-// called (so aclSet*TensorAddr between runs of a repeatable executor is honoured, and the user
-// may destroy tensors once phase 2 returned), and the caller's workspace.
+// What a plan runs with: the storage addresses the tensors had when phase 2 was called (so
+// aclSet*TensorAddr between runs of a repeatable executor is honoured, and the user may destroy
+// tensors once phase 2 returned), the caller's workspace, and the backend's native queue (a
+// cudaStream_t on CUDA; nullptr on the CPU, whose plans run on the stream's own worker thread).
+struct LaunchContext {
+  TensorAddresses addresses;
+  void* workspace = nullptr;
+  void* queue = nullptr;
+};
+
+// An op's planned work, bound at phase 1 to the kernels of the backend that was current then.
 class Plan {
  public:
   virtual ~Plan() = default;
-  virtual void Run(const TensorAddresses& addresses, void* workspace) const = 0;
+  // nullptr on success, else why the backend could not launch the work.
+  virtual const char* Run(const LaunchContext& launch) const = 0;
   // True when Run takes about as long as handing it to a stream's worker thread (a few
   // microseconds): phase 2 then runs it on the calling thread if the stream has nothing pending.
   virtual bool Quick() const { return false; }

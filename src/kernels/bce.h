@@ -8,23 +8,14 @@
 #include "base/dtype.h"
 #include "base/executor.h"
 #include "kernels/bce_reduction.h"
+#include "kernels/strided_operand.h"
 
 namespace openaclnn {
-
-inline constexpr int kMaxRank = 8;
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
 enum class Reduction : uint8_t { kNone = 0, kMean = 1, kSum = 2 };
 
 enum OperandIndex { kSelf, kTarget, kWeight, kPosWeight, kGradOutput, kOut, kOperandCount };
-
-// One operand as the kernel reads it: laid over the problem's (coalesced) shape.
-struct StridedOperand {
-  int slot = -1;  // index into the launch's TensorAddresses; -1: absent, reads as 1
-  FloatType type = FloatType::kFloat32;
-  int64_t offset = 0;              // elements
-  int64_t strides[kMaxRank] = {};  // elements; 0 along broadcast dimensions
-};
 
 struct BceProblem {
   LossKind kind = LossKind::kLoss;
@@ -41,11 +32,29 @@ struct BceProblem {
 // as long as handing it to a stream's worker thread.
 inline constexpr int64_t kQuickElements = kReductionBlock;
 
-uint64_t BceWorkspaceBytes(const BceProblem& problem);
-void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* workspace);
+// The workspace of every backend's reductions: one fp64 partial per block (bce_reduction.h).
+inline uint64_t ReductionWorkspaceBytes(const BceProblem& problem) {
+  if (problem.reduction == Reduction::kNone) return 0;
+  return static_cast<uint64_t>(ReductionBlocks(problem.count)) * sizeof(double);
+}
 
-// Writes `value` (rounded once to the operand's type) to every element of `out` over `shape`.
-void FillStrided(const StridedOperand& out, const int64_t* shape, int rank, double value,
-                 const TensorAddresses& addresses);
+// One backend's kernels for the family. Each backend provides one table (the CPU's in
+// kernels/cpu/, CUDA's in kernels/cuda/); a plan records the table current at phase 1 and calls
+// it at launch. `run` and `fill` return nullptr when the work was launched (on a native queue:
+// queued), else the reason it could not be.
+struct BceKernels {
+  // Bytes of workspace `run` needs for `problem` (the per-block fp64 partials of mean and sum).
+  uint64_t (*workspace_bytes)(const BceProblem& problem);
+  const char* (*run)(const BceProblem& problem, const LaunchContext& launch);
+  // Writes `value` (rounded once to the operand's type) to every element of `out` over `shape`.
+  const char* (*fill)(const StridedOperand& out, const int64_t* shape, int rank, double value,
+                      const LaunchContext& launch);
+};
+
+// The kernels of the host's own memory, run on the CPU's thread pool.
+extern const BceKernels kCpuBceKernels;
+
+// The kernels of the active backend; nullptr when it has no device (see ActiveBackend()).
+const BceKernels* CurrentBceKernels();
 
 }  // namespace openaclnn

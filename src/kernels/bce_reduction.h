@@ -17,7 +17,7 @@ inline constexpr int64_t kReductionBlock = 4096;
 inline constexpr int kBlockLanes = 16;
 
 // Written without count + kReductionBlock - 1, which overflows for counts near INT64_MAX.
-inline constexpr int64_t ReductionBlocks(int64_t count) {
+OPENACLNN_HOST_DEVICE inline constexpr int64_t ReductionBlocks(int64_t count) {
   return count / kReductionBlock + (count % kReductionBlock != 0 ? 1 : 0);
 }
 

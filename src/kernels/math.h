@@ -27,38 +27,38 @@ inline constexpr float kRoundMagic = 12582912.0f;
 // beyond, exp(-a) < 2^-150 rounds to 0, and clamping keeps the exponent arithmetic small.
 inline constexpr float kExpNearMax = 64.0f;
 inline constexpr float kExpArgMax = 120.0f;
-inline constexpr float kExpP[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
-                                  4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
+OPENACLNN_TABLE float kExpP[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
+                                 4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
 // log(1 + e) by table: 1 + e is split at the nearest 1 + i/8 (i = 0..8), with
 // kLogReciprocal[i] = r = 1/(1 + i/8) rounded to fp32, kLogReciprocalMinusOne[i] = r - 1 (exact)
 // and kLogCenterHi/Lo[i] = -log(r) to 48 bits (i = 0 is exact: r = 1, log 0, so small results
 // keep every digit).
-inline constexpr float kLogReciprocal[16] = {0x1.000000p+0f, 0x1.c71c72p-1f, 0x1.99999ap-1f,
-                                             0x1.745d18p-1f, 0x1.555556p-1f, 0x1.3b13b2p-1f,
-                                             0x1.24924ap-1f, 0x1.111112p-1f, 0x1.000000p-1f};
-inline constexpr float kLogReciprocalMinusOne[16] = {0.0f,
-                                                     -0x1.c71c70p-4f,
-                                                     -0x1.999998p-3f,
-                                                     -0x1.1745d0p-2f,
-                                                     -0x1.555554p-2f,
-                                                     -0x1.89d89cp-2f,
-                                                     -0x1.b6db6cp-2f,
-                                                     -0x1.dddddcp-2f,
-                                                     -0x1.000000p-1f};
-inline constexpr float kLogCenterHi[16] = {0.0f,           0x1.e27074p-4f, 0x1.c8ff7ap-3f,
-                                           0x1.4618bap-2f, 0x1.9f323cp-2f, 0x1.f128f4p-2f,
-                                           0x1.1e85f4p-1f, 0x1.41d8fcp-1f, 0x1.62e430p-1f};
-inline constexpr float kLogCenterLo[16] = {0.0f,
-                                           0x1.c55e5cp-29f,
-                                           0x1.e6a68ap-29f,
-                                           0x1.0e2f66p-29f,
-                                           0x1.97f30ap-27f,
-                                           -0x1.0a1f20p-27f,
-                                           0x1.9c1036p-27f,
-                                           0x1.88ce58p-26f,
-                                           -0x1.05c610p-29f};
+OPENACLNN_TABLE float kLogReciprocal[16] = {0x1.000000p+0f, 0x1.c71c72p-1f, 0x1.99999ap-1f,
+                                            0x1.745d18p-1f, 0x1.555556p-1f, 0x1.3b13b2p-1f,
+                                            0x1.24924ap-1f, 0x1.111112p-1f, 0x1.000000p-1f};
+OPENACLNN_TABLE float kLogReciprocalMinusOne[16] = {0.0f,
+                                                    -0x1.c71c70p-4f,
+                                                    -0x1.999998p-3f,
+                                                    -0x1.1745d0p-2f,
+                                                    -0x1.555554p-2f,
+                                                    -0x1.89d89cp-2f,
+                                                    -0x1.b6db6cp-2f,
+                                                    -0x1.dddddcp-2f,
+                                                    -0x1.000000p-1f};
+OPENACLNN_TABLE float kLogCenterHi[16] = {0.0f,           0x1.e27074p-4f, 0x1.c8ff7ap-3f,
+                                          0x1.4618bap-2f, 0x1.9f323cp-2f, 0x1.f128f4p-2f,
+                                          0x1.1e85f4p-1f, 0x1.41d8fcp-1f, 0x1.62e430p-1f};
+OPENACLNN_TABLE float kLogCenterLo[16] = {0.0f,
+                                          0x1.c55e5cp-29f,
+                                          0x1.e6a68ap-29f,
+                                          0x1.0e2f66p-29f,
+                                          0x1.97f30ap-27f,
+                                          -0x1.0a1f20p-27f,
+                                          0x1.9c1036p-27f,
+                                          0x1.88ce58p-26f,
+                                          -0x1.05c610p-29f};
 // log1p(y) = y + y^2 * (-1/2 + y/3 - y^2/4 + y^3/5 - y^4/6) for |y| <= 1/16, error < 2^-26.
-inline constexpr float kLog1pTaylor[] = {-1.0f / 6, 1.0f / 5, -1.0f / 4, 1.0f / 3, -1.0f / 2};
+OPENACLNN_TABLE float kLog1pTaylor[] = {-1.0f / 6, 1.0f / 5, -1.0f / 4, 1.0f / 3, -1.0f / 2};
 
 // fp64 constants for the gradient with respect to self, which is computed in fp64 (see
 // GradSelf64): 1/k! for the Taylor series of exp, and ln 2 split in two.
@@ -66,20 +66,20 @@ inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
 inline constexpr double kLn2Hi64 = 0.6931471805599453;
 inline constexpr double kLn2Lo64 = 2.3190468138462996e-17;
-inline constexpr double kExpTaylor64[] = {1.0,
-                                          1.0,
-                                          1.0 / 2,
-                                          1.0 / 6,
-                                          1.0 / 24,
-                                          1.0 / 120,
-                                          1.0 / 720,
-                                          1.0 / 5040,
-                                          1.0 / 40320,
-                                          1.0 / 362880,
-                                          1.0 / 3628800,
-                                          1.0 / 39916800,
-                                          1.0 / 479001600,
-                                          1.0 / 6227020800};
+OPENACLNN_TABLE double kExpTaylor64[] = {1.0,
+                                         1.0,
+                                         1.0 / 2,
+                                         1.0 / 6,
+                                         1.0 / 24,
+                                         1.0 / 120,
+                                         1.0 / 720,
+                                         1.0 / 5040,
+                                         1.0 / 40320,
+                                         1.0 / 362880,
+                                         1.0 / 3628800,
+                                         1.0 / 39916800,
+                                         1.0 / 479001600,
+                                         1.0 / 6227020800};
 
 // The formulas (Relu ... ReferenceGradTarget) live in math_formulas.inc so that each Highway
 // target can compile its own copy of them (see the note there).

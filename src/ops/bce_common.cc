@@ -5,6 +5,7 @@
 #include "base/dtype.h"
 #include "base/shape.h"
 #include "base/status.h"
+#include "runtime/device.h"
 #include "runtime/soc.h"
 
 namespace openaclnn {
@@ -22,24 +23,27 @@ FloatType TypeOf(const aclTensor& tensor) {
 
 class BcePlan : public Plan {
  public:
-  explicit BcePlan(const BceProblem& problem) : problem_(problem) {}
-  void Run(const TensorAddresses& addresses, void* workspace) const override {
-    RunBce(problem_, addresses, workspace);
+  BcePlan(const BceKernels& kernels, const BceProblem& problem)
+      : kernels_(kernels), problem_(problem) {}
+  const char* Run(const LaunchContext& launch) const override {
+    return kernels_.run(problem_, launch);
   }
   bool Quick() const override { return problem_.count <= kQuickElements; }
 
  private:
+  const BceKernels& kernels_;
   BceProblem problem_;
 };
 
 class FillPlan : public Plan {
  public:
-  FillPlan(const StridedOperand& out, const std::vector<int64_t>& shape, double value)
-      : out_(out), rank_(static_cast<int>(shape.size())), value_(value) {
+  FillPlan(const BceKernels& kernels, const StridedOperand& out, const std::vector<int64_t>& shape,
+           double value)
+      : kernels_(kernels), out_(out), rank_(static_cast<int>(shape.size())), value_(value) {
     for (int d = 0; d < rank_; ++d) shape_[d] = shape[d];
   }
-  void Run(const TensorAddresses& addresses, void*) const override {
-    FillStrided(out_, shape_, rank_, value_, addresses);
+  const char* Run(const LaunchContext& launch) const override {
+    return kernels_.fill(out_, shape_, rank_, value_, launch);
   }
   bool Quick() const override {
     int64_t count = 1;
@@ -48,6 +52,7 @@ class FillPlan : public Plan {
   }
 
  private:
+  const BceKernels& kernels_;
   StridedOperand out_;
   int64_t shape_[kMaxRank] = {1};
   int rank_;
@@ -55,6 +60,11 @@ class FillPlan : public Plan {
 };
 
 }  // namespace
+
+aclnnStatus NoDevice(const char* api) {
+  return Fail(ACLNN_ERR_RUNTIME_ERROR, "%s: no device to run on. Reason: %s.", api,
+              ActiveBackend().unavailable_reason.c_str());
+}
 
 aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {
   if (tensor == nullptr) {
@@ -273,8 +283,9 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
     OrderDimensionsByStrides(rank, problem.shape, output_first, kOperandCount);
   }
   problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
-  *workspace_size = BceWorkspaceBytes(problem);
-  return std::make_unique<BcePlan>(problem);
+  const BceKernels& kernels = *CurrentBceKernels();  // HandOut checked that there are some
+  *workspace_size = kernels.workspace_bytes(problem);
+  return std::make_unique<BcePlan>(kernels, problem);
 }
 
 std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value) {
@@ -284,7 +295,7 @@ std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value) {
   target.type = TypeOf(out);
   target.offset = out.offset;
   for (size_t d = 0; d < out.view_shape.size(); ++d) target.strides[d] = out.strides[d];
-  return std::make_unique<FillPlan>(target, out.view_shape, value);
+  return std::make_unique<FillPlan>(*CurrentBceKernels(), target, out.view_shape, value);
 }
 
 }  // namespace openaclnn

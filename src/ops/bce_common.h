@@ -63,12 +63,17 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
 // Writes `value` into every element of the output (the result of a mean or sum over nothing).
 std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value);
 
-// Phase 1's ending: runs `plan(&workspace_bytes)`, wraps the plan in a new executor and hands
-// both out. Turns an out-of-memory failure into ACLNN_ERR_INNER_CREATE_EXECUTOR.
+// ACLNN_ERR_RUNTIME_ERROR naming why the active backend has no device.
+aclnnStatus NoDevice(const char* api);
+
+// Phase 1's ending: runs `plan(&workspace_bytes)` with the active backend's kernels, wraps the
+// plan in a new executor and hands both out. Turns an out-of-memory failure into
+// ACLNN_ERR_INNER_CREATE_EXECUTOR.
 template <class MakePlan>
 aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
                     std::vector<const aclTensor*> outputs, uint64_t* workspace_size,
                     aclOpExecutor** executor, MakePlan&& plan) {
+  if (CurrentBceKernels() == nullptr) return NoDevice(api);
   try {
     uint64_t workspace = 0;
     std::unique_ptr<Plan> made = plan(&workspace);

@@ -48,6 +48,8 @@ Context* CurrentContext() {
 
 void SetCurrentContext(Context* context) {
   current_context = context == nullptr ? nullptr : context->handle;
+  // A device that keeps a per-thread current device (CUDA) follows; checked by aclrtSetDevice.
+  if (context != nullptr) GetDevice(context->device)->Bind();
 }
 
 Context* FindContext(const void* handle) { return Contexts().Find(handle); }

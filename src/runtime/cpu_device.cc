@@ -1,4 +1,5 @@
-// The CPU backend: device memory is ordinary host memory, so every copy is a memmove.
+// The CPU backend: device memory is ordinary host memory, so every copy is a memmove; streams
+// are the runtime's host worker threads and the kernels are the host kernels.
 #include <unistd.h>
 
 #include <cstring>
@@ -16,10 +17,18 @@ class CpuDevice final : public Device {
     return AllocateHostBlock(bytes, policy);
   }
   void Free(void* address) override { FreeHostBlock(address); }
+  void* AllocateHost(size_t bytes) override {
+    return AllocateHostBlock(bytes, PagePolicy::kHugeFirst);
+  }
+  void FreeHost(void* address) override { FreeHostBlock(address); }
   // memmove, not memcpy: an overlapping copy is a user mistake, but must not corrupt silently.
-  void Copy(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
-  void Fill(void* dst, unsigned char value, size_t bytes) override {
+  DeviceError Copy(void* dst, const void* src, size_t bytes) override {
+    std::memmove(dst, src, bytes);
+    return nullptr;
+  }
+  DeviceError Fill(void* dst, unsigned char value, size_t bytes) override {
     std::memset(dst, value, bytes);
+    return nullptr;
   }
   MemoryInfo Memory() const override { return HostMemoryInfo(); }
   int64_t ComputeUnits() const override {
@@ -41,10 +50,6 @@ class CpuDevice final : public Device {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Device>> MakeCpuDevices() {
-  std::vector<std::unique_ptr<Device>> devices;
-  devices.push_back(std::make_unique<CpuDevice>());
-  return devices;
-}
+void MakeCpuBackend(Backend* backend) { backend->devices.push_back(std::make_unique<CpuDevice>()); }
 
 }  // namespace openaclnn

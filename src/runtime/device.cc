@@ -6,20 +6,36 @@
 namespace openaclnn {
 namespace {
 
+// Adding a backend: its own folder, and one line here.
+constexpr BackendEntry kBackends[] = {
+    {"cpu", MakeCpuBackend},
+    {"cuda", LoadCudaBackend},
+};
+
+std::string BackendNames() {
+  std::string names;
+  for (const BackendEntry& entry : kBackends) {
+    names += names.empty() ? "" : ", ";
+    names += entry.name;
+  }
+  return names;
+}
+
 Backend* ChooseBackend() {
   auto* backend = new Backend;
   const char* chosen = std::getenv("OPENACLNN_DEVICE");
   backend->name = (chosen == nullptr || chosen[0] == '\0') ? "cpu" : chosen;
-  if (backend->name == "cpu") {
-    backend->devices = MakeCpuDevices();
-  } else if (backend->name == "cuda") {
-    backend->unavailable_reason =
-        "OPENACLNN_DEVICE=cuda, but this build of OpenACLNN has no CUDA backend yet; unset "
-        "OPENACLNN_DEVICE or set it to cpu";
-  } else {
-    backend->unavailable_reason = "OPENACLNN_DEVICE=" + backend->name +
-                                  " names no known backend; valid values are cpu and cuda";
+  for (const BackendEntry& entry : kBackends) {
+    if (backend->name == entry.name) {
+      entry.make(backend);
+      if (backend->unavailable_reason.empty() && backend->devices.empty()) {
+        backend->unavailable_reason = "the " + backend->name + " backend found no device";
+      }
+      return backend;
+    }
   }
+  backend->unavailable_reason = "OPENACLNN_DEVICE=" + backend->name +
+                                " names no known backend; valid values are " + BackendNames();
   return backend;
 }
 

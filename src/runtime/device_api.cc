@@ -45,6 +45,10 @@ extern "C" {
 aclError aclrtSetDevice(int32_t deviceId) {
   return Guarded(__func__, [&](const char* func) {
     if (const aclError status = CheckDeviceId(func, deviceId)) return status;
+    if (DeviceError why = GetDevice(deviceId)->Bind()) {
+      return ReportFailure(ACL_ERROR_RT_DEV_SETUP_ERROR, kRuntimeInnerError,
+                           "%s: device %d could not be set up. Reason: %s.", func, deviceId, why);
+    }
     SetCurrentContext(OpenDevice(deviceId));
     return ACL_SUCCESS;
   });

@@ -1,5 +1,7 @@
-// Events: markers recorded into streams. Each record gets a sequence number; the marker task
-// stamps the time and marks that record complete when the stream reaches it.
+// Events: markers recorded into streams. Each record gets a sequence number; on a host-worker
+// stream the marker task stamps the time and marks that record complete when the stream reaches
+// it. On a device with native events (CUDA) the device's event does that, and this object keeps
+// the handle, the flags and whether it was ever recorded.
 #pragma once
 
 #include <atomic>
@@ -39,6 +41,8 @@ class Event {
 
   uint32_t flags() const { return flags_; }
   void* handle = nullptr;
+  class Device* device = nullptr;  // the device of the context it was created in
+  void* native = nullptr;          // that device's own event; nullptr on the CPU
 
  private:
   ~Event() = default;

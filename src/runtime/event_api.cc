@@ -1,6 +1,7 @@
 // The aclrt*Event* entry points and aclrtStreamWaitEvent.
 #include "acl/acl_rt.h"
 #include "runtime/context.h"
+#include "runtime/device.h"
 #include "runtime/event.h"
 #include "runtime/report.h"
 #include "runtime/stream_impl.h"
@@ -22,8 +23,11 @@ aclError NewEvent(const char* func, aclrtEvent* handle, uint32_t flag) {
   if (const aclError status = RequireContext(func, &context)) return status;
   auto* event = new Event(flag);
   try {
+    event->device = GetDevice(context->device);
+    event->native = event->device->CreateEvent();
     event->handle = RegisterEvent(event);
   } catch (...) {
+    if (event->native != nullptr) event->device->DestroyEvent(event->native);
     event->Release();
     throw;
   }
@@ -49,7 +53,9 @@ aclError CompletedStamp(const char* func, const char* arg, aclrtEvent handle,
     return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, arg, PointerText(handle),
                          "the event was never recorded (call aclrtRecordEvent first)");
   }
-  if (!state.complete) {
+  const bool complete =
+      event->native != nullptr ? event->device->EventDone(event->native) : state.complete;
+  if (!complete) {
     return ReportFailure(ACL_ERROR_RT_EVENT_NOT_COMPLETE, kRuntimeParamError,
                          "%s: the latest record of %s %s has not completed yet. Reason: "
                          "synchronize the event or its stream first.",
@@ -57,6 +63,12 @@ aclError CompletedStamp(const char* func, const char* arg, aclrtEvent handle,
   }
   *stamp = state.stamp;
   return ACL_SUCCESS;
+}
+
+aclError DeviceFailure(const char* func, DeviceError why) {
+  if (why == nullptr) return ACL_SUCCESS;
+  return ReportFailure(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerError,
+                       "%s: the device refused the operation: %s.", func, why);
 }
 
 }  // namespace
@@ -86,6 +98,8 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
       return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, "event", PointerText(event),
                            "it is not a live event (never created, or already destroyed)");
     }
+    // The device releases its event once the records queued on it have run.
+    if (doomed->native != nullptr) doomed->device->DestroyEvent(doomed->native);
     doomed->Release();  // records still queued keep it alive until they have run
     return ACL_SUCCESS;
   });
@@ -98,6 +112,9 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     Stream* queue = nullptr;
     if (const aclError status = ResolveStream(func, stream, &queue)) return status;
     const uint64_t sequence = target->BeginRecord();
+    if (target->native != nullptr) {
+      return DeviceFailure(func, target->device->RecordEvent(target->native, NativeQueue(queue)));
+    }
     target->Retain();
     // A record dropped unrun (its stream destroyed by force) completes, so no waiter hangs.
     const auto complete = [target, sequence] {
@@ -118,6 +135,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     // Later work waits for the record that is latest now; a never-recorded event is no barrier.
     const uint64_t sequence = target->Latest();
     if (sequence == 0) return ACL_SUCCESS;
+    if (target->native != nullptr) {
+      return DeviceFailure(func, target->device->WaitEvent(NativeQueue(queue), target->native));
+    }
     target->Retain();
     Enqueue(queue, Task(
                        [target, sequence] {
@@ -134,7 +154,11 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
     Event* target = nullptr;
     if (const aclError status = ResolveEvent(func, "event", event, &target)) return status;
     const uint64_t sequence = target->Latest();
-    if (sequence != 0) target->WaitFor(sequence);
+    if (sequence == 0) return ACL_SUCCESS;
+    if (target->native != nullptr) {
+      return DeviceFailure(func, target->device->SynchronizeEvent(target->native));
+    }
+    target->WaitFor(sequence);
     return ACL_SUCCESS;
   });
 }
@@ -145,8 +169,10 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
     Event* target = nullptr;
     if (const aclError code = ResolveEvent(func, "event", event, &target)) return code;
     const Event::State state = target->Snapshot();
-    *status = state.recorded && state.complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                               : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    const bool complete =
+        target->native != nullptr ? target->device->EventDone(target->native) : state.complete;
+    *status = state.recorded && complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                         : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
   });
 }
@@ -160,6 +186,11 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
       return status;
     }
     if (const aclError status = CompletedStamp(func, "endEvent", endEvent, &end)) return status;
+    Event* first = LookupEvent(startEvent);
+    Event* last = LookupEvent(endEvent);
+    if (first != nullptr && last != nullptr && first->native != nullptr) {
+      return DeviceFailure(func, first->device->ElapsedMs(first->native, last->native, ms));
+    }
     if (end < start) {
       return ReportFailure(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, kRuntimeParamError,
                            "%s: endEvent completed before startEvent.", func);

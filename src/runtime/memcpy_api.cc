@@ -19,20 +19,23 @@ Device* CopyEngine() {
   return GetDevice(context == nullptr ? 0 : context->device);
 }
 
-void CopyBytes(void* dst, const void* src, size_t count) {
-  if (Device* engine = CopyEngine()) {
-    engine->Copy(dst, src, count);
-  } else {
-    std::memmove(dst, src, count);
-  }
+DeviceError CopyBytes(void* dst, const void* src, size_t count) {
+  if (Device* engine = CopyEngine()) return engine->Copy(dst, src, count);
+  std::memmove(dst, src, count);
+  return nullptr;
 }
 
-void FillBytes(void* dst, unsigned char value, size_t count) {
-  if (Device* engine = CopyEngine()) {
-    engine->Fill(dst, value, count);
-  } else {
-    std::memset(dst, value, count);
-  }
+DeviceError FillBytes(void* dst, unsigned char value, size_t count) {
+  if (Device* engine = CopyEngine()) return engine->Fill(dst, value, count);
+  std::memset(dst, value, count);
+  return nullptr;
+}
+
+// The device's reason for a failed copy or fill, as the runtime's error.
+aclError DeviceFailure(const char* func, DeviceError why) {
+  if (why == nullptr) return ACL_SUCCESS;
+  return ReportFailure(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerError,
+                       "%s: the device refused the operation: %s.", func, why);
 }
 
 aclError CheckKind(const char* func, const aclrtMemcpyKind& kind, int64_t last) {
@@ -125,8 +128,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
   return Guarded(__func__, [&](const char* func) {
     if (const aclError status = CheckCopy(func, dst, destMax, src, count, kind)) return status;
-    if (count != 0) CopyBytes(dst, src, count);
-    return ACL_SUCCESS;
+    return count == 0 ? ACL_SUCCESS : DeviceFailure(func, CopyBytes(dst, src, count));
   });
 }
 
@@ -136,10 +138,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     if (const aclError status = CheckCopy(func, dst, destMax, src, count, kind)) return status;
     Stream* queue = nullptr;
     if (const aclError status = ResolveStream(func, stream, &queue)) return status;
-    if (count == 0) return ACL_SUCCESS;
-    Device* engine = GetDevice(queue->context()->device);
-    Enqueue(queue, Task([engine, dst, src, count] { engine->Copy(dst, src, count); }));
-    return ACL_SUCCESS;
+    return count == 0 ? ACL_SUCCESS : DeviceFailure(func, CopyAsync(queue, dst, src, count));
   });
 }
 
@@ -150,8 +149,9 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
       return status;
     }
     for (size_t row = 0; row < height && width != 0; ++row) {
-      CopyBytes(static_cast<char*>(dst) + row * dpitch,
-                static_cast<const char*>(src) + row * spitch, width);
+      const DeviceError why = CopyBytes(static_cast<char*>(dst) + row * dpitch,
+                                        static_cast<const char*>(src) + row * spitch, width);
+      if (why != nullptr) return DeviceFailure(func, why);
     }
     return ACL_SUCCESS;
   });
@@ -160,8 +160,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   return Guarded(__func__, [&](const char* func) {
     if (const aclError status = CheckFill(func, devPtr, maxCount, count)) return status;
-    if (count != 0) FillBytes(devPtr, static_cast<unsigned char>(value), count);
-    return ACL_SUCCESS;
+    if (count == 0) return ACL_SUCCESS;
+    return DeviceFailure(func, FillBytes(devPtr, static_cast<unsigned char>(value), count));
   });
 }
 
@@ -172,10 +172,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     Stream* queue = nullptr;
     if (const aclError status = ResolveStream(func, stream, &queue)) return status;
     if (count == 0) return ACL_SUCCESS;
-    Device* engine = GetDevice(queue->context()->device);
-    const auto byte = static_cast<unsigned char>(value);
-    Enqueue(queue, Task([engine, devPtr, byte, count] { engine->Fill(devPtr, byte, count); }));
-    return ACL_SUCCESS;
+    return DeviceFailure(func, FillAsync(queue, devPtr, static_cast<unsigned char>(value), count));
   });
 }
 

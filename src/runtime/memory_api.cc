@@ -90,12 +90,23 @@ aclError Release(const char* func, const char* arg, void* address, MemoryKind ki
     return ReportInvalid(ACL_ERROR_INVALID_PARAM, func, arg, PointerText(address),
                          TakeFailureReason(result, kind));
   }
+  Device* device = GetDevice(allocation.device);
   if (kind == MemoryKind::kDevice) {
-    GetDevice(allocation.device)->Free(address);
+    device->Free(address);
+  } else if (device != nullptr) {
+    device->FreeHost(address);
   } else {
     FreeHostBlock(address);
   }
   return ACL_SUCCESS;
+}
+
+// aclrtMallocHost's memory comes from the current context's device (pinned, on a GPU), else
+// device 0's, else, where the backend has no device, from plain host memory; -1 then.
+int32_t HostMemoryOwner() {
+  Context* context = CurrentContext();
+  const int32_t device = context == nullptr ? 0 : context->device;
+  return GetDevice(device) == nullptr ? -1 : device;
 }
 
 }  // namespace
@@ -120,12 +131,15 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
     if (hostPtr == nullptr) return ReportNull(func, "hostPtr");
     if (const aclError status = CheckSize(func, size)) return status;
     const size_t bytes = RoundUp(size);
-    void* address = AllocateHostBlock(bytes, PagePolicy::kHugeFirst);
+    const int32_t owner = HostMemoryOwner();
+    Device* device = GetDevice(owner);
+    void* address = device != nullptr ? device->AllocateHost(bytes)
+                                      : AllocateHostBlock(bytes, PagePolicy::kHugeFirst);
     if (address == nullptr) return OutOfMemory(func, size);
     try {
-      RememberAllocation(address, {bytes, MemoryKind::kHost, 0});
+      RememberAllocation(address, {bytes, MemoryKind::kHost, owner});
     } catch (...) {
-      FreeHostBlock(address);
+      device != nullptr ? device->FreeHost(address) : FreeHostBlock(address);
       throw;
     }
     *hostPtr = address;

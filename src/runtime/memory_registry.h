@@ -12,7 +12,7 @@ enum class MemoryKind { kDevice, kHost };
 struct Allocation {
   size_t bytes;
   MemoryKind kind;
-  int32_t device;  // meaningful for kDevice
+  int32_t device;  // the device that allocated it; -1 for plain host memory
 };
 
 enum class TakeResult { kTaken, kUnknown, kWrongKind };

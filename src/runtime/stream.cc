@@ -1,4 +1,7 @@
 #include <cstdlib>
+#include <cstring>
+#include <system_error>
+#include <utility>
 
 #include "runtime/context.h"
 #include "runtime/handle_registry.h"
@@ -43,7 +46,12 @@ void RegisterExitHandlerOnce() {
 }  // namespace
 
 Stream::Stream(Context* context, bool is_default)
-    : context_(context), is_default_(is_default), ring_(kInitialRingSize) {
+    : context_(context),
+      is_default_(is_default),
+      device_(GetDevice(context->device)),
+      native_(device_->CreateQueue()),
+      ring_(kInitialRingSize) {
+  if (native_ != nullptr) return;
   worker_ = std::thread([this] { Run(); });
   worker_id_ = worker_.get_id();
 }
@@ -135,6 +143,7 @@ void Stream::Finish() {
 }
 
 bool Stream::Synchronize(int64_t timeout_ms) {
+  if (native_ != nullptr) return device_->SynchronizeQueue(native_, timeout_ms);
   return WaitUntilCompleted(submitted_.load(std::memory_order_acquire), timeout_ms);
 }
 
@@ -154,10 +163,16 @@ bool Stream::WaitUntilCompleted(uint64_t target, int64_t timeout_ms) {
 }
 
 bool Stream::Idle() const {
+  if (native_ != nullptr) return device_->QueueIdle(native_);
   return completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_acquire);
 }
 
 void Stream::Drain() {
+  if (native_ != nullptr) {
+    device_->SynchronizeQueue(native_, -1);
+    device_->DestroyQueue(std::exchange(native_, nullptr));
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -167,6 +182,10 @@ void Stream::Drain() {
 }
 
 bool Stream::Abandon(std::chrono::steady_clock::time_point grace) {
+  if (native_ != nullptr) {  // the device finishes what it already started, then frees it
+    device_->DestroyQueue(std::exchange(native_, nullptr));
+    return true;
+  }
   std::unique_lock<std::mutex> lock(mu_);
   stop_ = true;
   abandon_ = true;
@@ -237,6 +256,29 @@ aclError ResolveStream(const char* func, aclrtStream handle, Stream** stream) {
   }
   return ReportInvalid(status, func, "stream", PointerText(handle),
                        "it is not a live stream (never created, or already destroyed)");
+}
+
+void* NativeQueue(const Stream* stream) { return stream->native(); }
+
+DeviceError CopyAsync(Stream* stream, void* dst, const void* src, size_t bytes) {
+  Device* device = stream->device();
+  if (stream->native() != nullptr) return device->CopyAsync(stream->native(), dst, src, bytes);
+  stream->Push(Task([device, dst, src, bytes] { device->Copy(dst, src, bytes); }));
+  return nullptr;
+}
+
+DeviceError FillAsync(Stream* stream, void* dst, unsigned char value, size_t bytes) {
+  Device* device = stream->device();
+  if (stream->native() != nullptr) return device->FillAsync(stream->native(), dst, value, bytes);
+  stream->Push(Task([device, dst, value, bytes] { device->Fill(dst, value, bytes); }));
+  return nullptr;
+}
+
+DeviceError CallbackAsync(Stream* stream, void (*fn)(void*), void* data) {
+  if (stream->native() != nullptr)
+    return stream->device()->HostCallback(stream->native(), fn, data);
+  stream->Push(Task([fn, data] { fn(data); }));
+  return nullptr;
 }
 
 void Enqueue(Stream* stream, const Task& task) { stream->Push(task); }

@@ -1,7 +1,11 @@
-// Streams: ordered asynchronous work queues, one worker thread each.
+// Streams: ordered asynchronous work queues: a host worker thread each on the CPU, or the
+// device's native queue (a cudaStream_t) on backends that have one.
 #pragma once
 
+#include <cstddef>
+
 #include "acl/acl_base.h"
+#include "runtime/device.h"
 #include "runtime/task.h"
 
 namespace openaclnn {
@@ -15,7 +19,16 @@ class Stream;
 // ACL_ERROR_RT_CONTEXT_NULL when no device is set).
 Stream* FindStream(aclrtStream handle, aclError* status);
 
-// Queues `task` behind everything already queued on `stream`; returns at once.
+// The device's native queue behind `stream`, or nullptr when the stream is a host worker (then
+// work reaches it as Tasks).
+void* NativeQueue(const Stream* stream);
+
+// Device work in stream order, on the native queue or as a Task on the worker.
+DeviceError CopyAsync(Stream* stream, void* dst, const void* src, size_t bytes);
+DeviceError FillAsync(Stream* stream, void* dst, unsigned char value, size_t bytes);
+DeviceError CallbackAsync(Stream* stream, void (*fn)(void*), void* data);
+
+// Queues `task` behind everything already queued on `stream` (a host worker); returns at once.
 void Enqueue(Stream* stream, const Task& task);
 
 // For work about as short as handing it to the stream's worker (a few microseconds): runs `task`

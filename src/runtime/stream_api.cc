@@ -141,10 +141,12 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     }
     Stream* target = nullptr;
     if (const aclError status = ResolveStream(func, stream, &target)) return status;
-    // Both block types run the callback in stream order on the worker; for NO_BLOCK that is a
-    // stronger ordering than required, which no correct program can observe as wrong.
-    Enqueue(target, Task([fn, userData] { fn(userData); }));
-    return ACL_SUCCESS;
+    // Both block types run the callback in stream order; for NO_BLOCK that is a stronger
+    // ordering than required, which no correct program can observe as wrong.
+    const DeviceError why = CallbackAsync(target, fn, userData);
+    if (why == nullptr) return ACL_SUCCESS;
+    return ReportFailure(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerError,
+                         "%s: the device refused the callback: %s.", func, why);
   });
 }
 

@@ -18,7 +18,8 @@ struct Context;
 
 class Stream {
  public:
-  // Starts the worker thread; throws std::system_error if the system refuses one.
+  // Takes the device's native queue, or starts the worker thread where the device has none;
+  // throws std::system_error if the system refuses either.
   Stream(Context* context, bool is_default);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -44,6 +45,8 @@ class Stream {
 
   bool OnWorkerThread() const { return std::this_thread::get_id() == worker_id_; }
   Context* context() const { return context_; }
+  Device* device() const { return device_; }
+  void* native() const { return native_; }
   bool is_default() const { return is_default_; }
   void* handle = nullptr;
 
@@ -57,6 +60,8 @@ class Stream {
 
   Context* const context_;
   const bool is_default_;
+  Device* const device_;
+  void* native_ = nullptr;  // the device's own queue; nullptr: the worker below is the queue
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;  // the worker waits here for work

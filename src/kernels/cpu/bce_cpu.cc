@@ -94,34 +94,30 @@ void RunWorker(void* context, int /*worker*/) {
   }
 }
 
-}  // namespace
+const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
+                    const LaunchContext& context);
 
-uint64_t BceWorkspaceBytes(const BceProblem& problem) {
-  if (problem.reduction == Reduction::kNone) return 0;
-  return static_cast<uint64_t>(ReductionBlocks(problem.count)) * sizeof(double);
-}
-
-void RunBce(const BceProblem& problem, const TensorAddresses& addresses, void* workspace) {
+const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
   Launch launch;
   launch.problem = &problem;
-  launch.addresses = &addresses;
+  launch.addresses = &context.addresses;
   for (int which = 0; which < kOperandCount; ++which) {
     launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
   }
-  launch.partials = static_cast<double*>(workspace);
+  launch.partials = static_cast<double*>(context.workspace);
   launch.blocks = ReductionBlocks(problem.count);
   const int64_t participants = launch.blocks / kMinBlocksPerThread;
   cpu::ThreadPool::Instance().Run(static_cast<int>(std::min<int64_t>(participants, 1 << 20)),
                                   RunWorker, &launch);
-  if (problem.reduction == Reduction::kNone) return;
+  if (problem.reduction == Reduction::kNone) return nullptr;
   // Fixed combine order, whatever worker produced each partial.
   double total = CombineBlocks(launch.partials, launch.blocks);
   if (problem.reduction == Reduction::kMean) total /= static_cast<double>(problem.count);
-  FillStrided(problem.operands[kOut], nullptr, 0, total, addresses);
+  return FillCpu(problem.operands[kOut], nullptr, 0, total, context);
 }
 
-void FillStrided(const StridedOperand& out, const int64_t* shape, int rank, double value,
-                 const TensorAddresses& addresses) {
+const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
+                    const LaunchContext& context) {
   static constexpr int64_t kOneElement[] = {1};
   if (rank == 0) {  // a rank-0 tensor is one element, reached through no stride
     shape = kOneElement;
@@ -134,12 +130,17 @@ void FillStrided(const StridedOperand& out, const int64_t* shape, int rank, doub
   const void* pattern = out.type == FloatType::kFloat32 ? static_cast<const void*>(&bits)
                                                         : static_cast<const void*>(&half_bits);
   const size_t size = ElementSize(out.type);
-  char* base = static_cast<char*>(addresses[out.slot]);
+  char* base = static_cast<char*>(context.addresses[out.slot]);
   ForEachRun(out, shape, rank, 0, count, [&](int64_t element, int64_t length, int64_t stride) {
     for (int64_t i = 0; i < length; ++i) {
       std::memcpy(base + (element + i * stride) * static_cast<int64_t>(size), pattern, size);
     }
   });
+  return nullptr;
 }
+
+}  // namespace
+
+const BceKernels kCpuBceKernels = {ReductionWorkspaceBytes, RunCpu, FillCpu};
 
 }  // namespace openaclnn

@@ -49,26 +49,15 @@ void FillPeriodic(const void* base, const StridedOperand& operand, int64_t perio
   }
 }
 
-bool AllZero(const int64_t* strides, int rank) {
-  return std::all_of(strides, strides + rank, [](int64_t stride) { return stride == 0; });
-}
-
 }  // namespace
 
 OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem) {
   if (operand.slot < 0) return {};
   const int rank = problem.rank;
   if (IsFlat(operand, problem.shape, rank)) return {Access::kFlat, 0};
-  if (AllZero(operand.strides, rank)) return {Access::kSplat, 0};
-  for (int lead = 1; lead < rank && operand.strides[lead - 1] == 0; ++lead) {
-    StridedOperand trailing = operand;
-    std::copy(operand.strides + lead, operand.strides + rank, trailing.strides);
-    if (IsFlat(trailing, problem.shape + lead, rank - lead)) {
-      int64_t period = 1;
-      for (int d = lead; d < rank; ++d) period *= problem.shape[d];
-      return {Access::kPeriodic, period};
-    }
-  }
+  if (IsSplat(operand, rank)) return {Access::kSplat, 0};
+  const int64_t period = BroadcastPeriod(operand, problem.shape, rank);
+  if (period != 0) return {Access::kPeriodic, period};
   return {Access::kGather, 0};
 }
 

@@ -1,36 +1,17 @@
-// Reading and writing a strided operand over a range of flat (row-major) element indices.
+// Walking a strided operand over a range of flat (row-major) element indices, run by run.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
 #include "kernels/bce.h"
+#include "kernels/strided_operand.h"
 
 namespace openaclnn::cpu {
 
-inline float LoadAs32(const void* base, FloatType type, int64_t index) {
-  switch (type) {
-    case FloatType::kFloat16:
-      return Float16ToFloat(static_cast<const uint16_t*>(base)[index]);
-    case FloatType::kBFloat16:
-      return BFloat16ToFloat(static_cast<const uint16_t*>(base)[index]);
-    default:
-      return static_cast<const float*>(base)[index];
-  }
-}
-
-inline void StoreFrom32(void* base, FloatType type, int64_t index, float value) {
-  switch (type) {
-    case FloatType::kFloat16:
-      static_cast<uint16_t*>(base)[index] = FloatToFloat16(value);
-      break;
-    case FloatType::kBFloat16:
-      static_cast<uint16_t*>(base)[index] = FloatToBFloat16(value);
-      break;
-    default:
-      static_cast<float*>(base)[index] = value;
-  }
-}
+// The neutral loads and stores, under the names the CPU loops use.
+using openaclnn::LoadAs32;
+using openaclnn::StoreFrom32;
 
 // Calls run(first_element, length, stride) for each innermost run of `operand` covering flat
 // indices [begin, begin + count) of `shape`; first_element is relative to the operand's base.
@@ -64,17 +45,6 @@ void ForEachRun(const StridedOperand& operand, const int64_t* shape, int rank, i
     ++index[d];
     element += operand.strides[d];
   }
-}
-
-// True when the operand's elements lie in memory in flat-index order with no gaps, so a range
-// of flat indices is one contiguous run.
-inline bool IsFlat(const StridedOperand& operand, const int64_t* shape, int rank) {
-  int64_t expected = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    if (shape[d] != 1 && operand.strides[d] != expected) return false;
-    expected *= shape[d];
-  }
-  return true;
 }
 
 }  // namespace openaclnn::cpu

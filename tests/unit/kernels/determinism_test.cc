@@ -186,12 +186,12 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
     for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
       const BceProblem problem = FlatProblem(kind, reduction, count);
-      ASSERT_LE(BceWorkspaceBytes(problem), workspace.size() * sizeof(double));
+      ASSERT_LE(kCpuBceKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
       uint32_t reference = 0;
       for (int threads : {1, 2, 3, 8}) {
         pool.SetThreads(threads);
         for (int repeat = 0; repeat < 3; ++repeat) {
-          RunBce(problem, addresses, workspace.data());
+          kCpuBceKernels.run(problem, {addresses, workspace.data(), nullptr});
           const uint32_t bits = BitCast<uint32_t>(out);
           if (threads == 1 && repeat == 0) reference = bits;
           EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "

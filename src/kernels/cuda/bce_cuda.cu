@@ -1,0 +1,179 @@
+// The CUDA kernels of the BCE-with-logits family: one fused pass per launch. Element-wise
+// results come from a grid-stride kernel that reads 4 elements per operand at once (one vector
+// load where the operand is contiguous and aligned, gathers through strides otherwise, one value
+// for broadcast operands); fp16/bf16 are widened in registers. Mean and sum follow the CPU's
+// reduction order exactly (bce_reduction.h): one thread block per reduction block writes that
+// block's fp64 partial to the workspace, and one thread combines the partials in block order.
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/bce_cuda.h"
+#include "kernels/cuda/bce_cuda_block.h"
+
+namespace openaclnn {
+namespace {
+
+using cuda::Access;
+using cuda::DeviceLaunch;
+using cuda::DeviceOperand;
+using cuda::kVector;
+
+constexpr int kThreads = 256;
+// Enough blocks of the grid-stride kernels to fill any current GPU several times over.
+constexpr int64_t kMaxGrid = 65535;
+
+// Four consecutive elements of an operand, from flat index `first`, widened to fp32.
+__device__ inline void ReadFour(const DeviceLaunch& launch, int which, int64_t first,
+                                float (&values)[kVector]) {
+  const DeviceOperand& operand = launch.operand[which];
+  if (operand.vector_aligned) {
+    const int64_t element = operand.layout.offset + first;
+    if (operand.layout.type == FloatType::kFloat32) {
+      const float4 four =
+          *reinterpret_cast<const float4*>(static_cast<const float*>(operand.base) + element);
+      values[0] = four.x, values[1] = four.y, values[2] = four.z, values[3] = four.w;
+      return;
+    }
+    const uint2 four =
+        *reinterpret_cast<const uint2*>(static_cast<const uint16_t*>(operand.base) + element);
+    const uint16_t halves[kVector] = {
+        static_cast<uint16_t>(four.x), static_cast<uint16_t>(four.x >> 16),
+        static_cast<uint16_t>(four.y), static_cast<uint16_t>(four.y >> 16)};
+    for (int j = 0; j < kVector; ++j) values[j] = LoadAs32(halves, operand.layout.type, j);
+    return;
+  }
+  for (int j = 0; j < kVector; ++j) values[j] = cuda::ReadAt(launch, which, first + j);
+}
+
+__device__ inline void WriteFour(const DeviceLaunch& launch, int64_t first,
+                                 const float (&values)[kVector]) {
+  const DeviceOperand& out = launch.operand[kOut];
+  if (!out.vector_aligned) {
+    for (int j = 0; j < kVector; ++j) cuda::WriteAt(launch, first + j, values[j]);
+    return;
+  }
+  const int64_t element = out.layout.offset + first;
+  if (out.layout.type == FloatType::kFloat32) {
+    *reinterpret_cast<float4*>(static_cast<float*>(out.base) + element) =
+        make_float4(values[0], values[1], values[2], values[3]);
+    return;
+  }
+  uint16_t halves[kVector];
+  for (int j = 0; j < kVector; ++j) StoreFrom32(halves, out.layout.type, j, values[j]);
+  *reinterpret_cast<uint2*>(static_cast<uint16_t*>(out.base) + element) =
+      make_uint2(halves[0] | (static_cast<uint32_t>(halves[1]) << 16),
+                 halves[2] | (static_cast<uint32_t>(halves[3]) << 16));
+}
+
+template <LossKind kKind>
+__device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
+  float inputs[kOut][kVector];
+  for (int which = kSelf; which < kOut; ++which) ReadFour(launch, which, first, inputs[which]);
+  float values[kVector];
+  for (int j = 0; j < kVector; ++j) {
+    ElementInputs in;
+    in.x = inputs[kSelf][j];
+    in.t = inputs[kTarget][j];
+    in.w = inputs[kWeight][j];
+    in.p = inputs[kPosWeight][j];
+    in.g = inputs[kGradOutput][j];
+    values[j] = BceElement(kKind, launch.gradient_scale, in);
+  }
+  WriteFour(launch, first, values);
+}
+
+template <LossKind kKind>
+__global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch launch) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x * kVector;
+  for (int64_t first = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;
+       first < launch.count; first += step) {
+    if (first + kVector <= launch.count) {
+      EvaluateFour<kKind>(launch, first);
+    } else {
+      for (int64_t i = first; i < launch.count; ++i) {
+        cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
+      }
+    }
+  }
+}
+
+// One thread block per reduction block: the block's values go to shared memory, kBlockLanes
+// threads sum one lane each in index order, and the lanes are folded as bce_reduction.h says.
+__global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaunch launch) {
+  __shared__ float values[kReductionBlock];
+  __shared__ double lanes[kBlockLanes];
+  const int64_t block = blockIdx.x;
+  const int64_t begin = block * kReductionBlock;
+  const int length = cuda::BlockLength(launch, block);
+  for (int i = threadIdx.x; i < length; i += blockDim.x) {
+    values[i] = cuda::EvaluateAt(launch, begin + i);
+  }
+  __syncthreads();
+  if (threadIdx.x < kBlockLanes) {
+    lanes[threadIdx.x] = cuda::LaneSum(values, length, static_cast<int>(threadIdx.x));
+  }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  launch.partials[block] = FoldLanes(lanes);
+  // A one-block problem (N <= 4096) finishes here: one kernel launch fewer for small calls.
+  if (gridDim.x == 1) cuda::FinishReduction(launch);
+}
+
+__global__ void FinishReductionKernel(const DeviceLaunch launch) { cuda::FinishReduction(launch); }
+
+__global__ void __launch_bounds__(kThreads) FillKernel(const cuda::DeviceFill fill) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < fill.count;
+       i += step) {
+    cuda::FillAt(fill, i);
+  }
+}
+
+unsigned GridFor(int64_t work_items) {
+  const int64_t blocks = (work_items + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < kMaxGrid ? (blocks > 0 ? blocks : 1) : kMaxGrid);
+}
+
+const char* LaunchStatus() {
+  const cudaError_t status = cudaGetLastError();
+  return status == cudaSuccess ? nullptr : cudaGetErrorString(status);
+}
+
+void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
+  const unsigned grid = GridFor((launch.count + kVector - 1) / kVector);
+  switch (launch.kind) {
+    case LossKind::kLoss:
+      ElementwiseKernel<LossKind::kLoss><<<grid, kThreads, 0, stream>>>(launch);
+      break;
+    case LossKind::kGradSelf:
+      ElementwiseKernel<LossKind::kGradSelf><<<grid, kThreads, 0, stream>>>(launch);
+      break;
+    default:
+      ElementwiseKernel<LossKind::kGradTarget><<<grid, kThreads, 0, stream>>>(launch);
+  }
+}
+
+const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
+  const DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
+  auto stream = static_cast<cudaStream_t>(context.queue);
+  if (problem.reduction == Reduction::kNone) {
+    LaunchElementwise(launch, stream);
+    return LaunchStatus();
+  }
+  const int64_t blocks = ReductionBlocks(problem.count);
+  BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch);
+  if (blocks > 1) FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
+  return LaunchStatus();
+}
+
+const char* FillCuda(const StridedOperand& out, const int64_t* shape, int rank, double value,
+                     const LaunchContext& context) {
+  const cuda::DeviceFill fill = cuda::MakeDeviceFill(out, shape, rank, value, context);
+  FillKernel<<<GridFor(fill.count), kThreads, 0, static_cast<cudaStream_t>(context.queue)>>>(fill);
+  return LaunchStatus();
+}
+
+}  // namespace
+
+const BceKernels kCudaBceKernels = {ReductionWorkspaceBytes, RunCuda, FillCuda};
+
+}  // namespace openaclnn

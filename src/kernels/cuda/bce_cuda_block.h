@@ -1,0 +1,185 @@
+// The CUDA kernels' steps, as host/device functions: reading an operand at a flat index (in
+// place, broadcast, or gathered through strides), one element's value, its store, one lane of a
+// reduction block, and the final combine. The GPU runs exactly these; host tests run them too and
+// compare with the CPU backend bit for bit.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/bce.h"
+#include "kernels/bce_element.h"
+#include "kernels/bce_reduction.h"
+#include "kernels/strided_operand.h"
+
+namespace openaclnn::cuda {
+
+enum class Access : uint8_t {
+  kAbsent,    // reads as 1
+  kFlat,      // flat index i is element offset + i
+  kSplat,     // one value, broadcast
+  kPeriodic,  // broadcast over leading dimensions: flat index i is element offset + i % period
+  kGather,    // any other strides: the element is computed from the index
+};
+
+// One operand as a GPU thread reads or writes it.
+struct DeviceOperand {
+  void* base = nullptr;  // the tensor's storage address
+  Access access = Access::kAbsent;
+  bool vector_aligned = false;  // kFlat, and every 4-element group starts 4-element aligned
+  int64_t period = 0;           // kPeriodic
+  StridedOperand layout;
+};
+
+// Everything a kernel needs, passed by value as the kernel's argument.
+struct DeviceLaunch {
+  LossKind kind = LossKind::kLoss;
+  Reduction reduction = Reduction::kNone;
+  int rank = 0;
+  int64_t shape[kMaxRank] = {};
+  int64_t count = 0;
+  double gradient_scale = 1.0;
+  DeviceOperand operand[kOperandCount];
+  double* partials = nullptr;  // the workspace: one fp64 partial per reduction block
+};
+
+// Elements each thread of the element-wise kernel handles together (one 16-byte fp32 load).
+inline constexpr int kVector = 4;
+
+inline Access Classify(const StridedOperand& operand, const BceProblem& problem) {
+  if (operand.slot < 0) return Access::kAbsent;
+  if (IsSplat(operand, problem.rank)) return Access::kSplat;
+  if (IsFlat(operand, problem.shape, problem.rank)) return Access::kFlat;
+  if (BroadcastPeriod(operand, problem.shape, problem.rank) != 0) return Access::kPeriodic;
+  return Access::kGather;
+}
+
+inline DeviceLaunch MakeDeviceLaunch(const BceProblem& problem, const LaunchContext& launch) {
+  DeviceLaunch device;
+  device.kind = problem.kind;
+  device.reduction = problem.reduction;
+  device.rank = problem.rank;
+  for (int d = 0; d < kMaxRank; ++d) device.shape[d] = problem.shape[d];
+  device.count = problem.count;
+  device.gradient_scale = problem.gradient_scale;
+  for (int which = 0; which < kOperandCount; ++which) {
+    const StridedOperand& layout = problem.operands[which];
+    DeviceOperand& operand = device.operand[which];
+    operand.layout = layout;
+    operand.base = layout.slot < 0 ? nullptr : launch.addresses[layout.slot];
+    // A reduced output is one element, addressed by its offset alone.
+    const bool reduced_out = which == kOut && problem.reduction != Reduction::kNone;
+    operand.access = reduced_out ? Access::kSplat : Classify(layout, problem);
+    if (operand.access == Access::kPeriodic) {
+      operand.period = BroadcastPeriod(layout, problem.shape, problem.rank);
+    }
+    const uint64_t size = ElementSize(layout.type);
+    const uint64_t first = reinterpret_cast<uintptr_t>(operand.base) + layout.offset * size;
+    operand.vector_aligned = operand.access == Access::kFlat && first % (kVector * size) == 0;
+  }
+  device.partials = static_cast<double*>(launch.workspace);
+  return device;
+}
+
+OPENACLNN_HOST_DEVICE inline int64_t ElementAt(const DeviceLaunch& launch, int which,
+                                               int64_t flat) {
+  const DeviceOperand& operand = launch.operand[which];
+  switch (operand.access) {
+    case Access::kFlat:
+      return operand.layout.offset + flat;
+    case Access::kSplat:
+      return operand.layout.offset;
+    case Access::kPeriodic:
+      return operand.layout.offset + flat % operand.period;
+    default:
+      return ElementOf(operand.layout, launch.shape, launch.rank, flat);
+  }
+}
+
+OPENACLNN_HOST_DEVICE inline float ReadAt(const DeviceLaunch& launch, int which, int64_t flat) {
+  const DeviceOperand& operand = launch.operand[which];
+  if (operand.access == Access::kAbsent) return 1.0f;
+  return LoadAs32(operand.base, operand.layout.type, ElementAt(launch, which, flat));
+}
+
+// The value of flat element `flat`, from the shared element formula.
+OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
+  ElementInputs in;
+  in.x = ReadAt(launch, kSelf, flat);
+  in.t = ReadAt(launch, kTarget, flat);
+  in.w = ReadAt(launch, kWeight, flat);
+  in.p = ReadAt(launch, kPosWeight, flat);
+  in.g = ReadAt(launch, kGradOutput, flat);
+  return BceElement(launch.kind, launch.gradient_scale, in);
+}
+
+OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value) {
+  const DeviceOperand& out = launch.operand[kOut];
+  StoreFrom32(out.base, out.layout.type, ElementAt(launch, kOut, flat), value);
+}
+
+// Lane `lane` of a block's fixed summation order (bce_reduction.h): its elements lane,
+// lane + kBlockLanes, ... in index order, summed in fp64 from +0.0.
+OPENACLNN_HOST_DEVICE inline double LaneSum(const float* values, int count, int lane) {
+  double sum = 0.0;
+  for (int i = lane; i < count; i += kBlockLanes) sum += static_cast<double>(values[i]);
+  return sum;
+}
+
+// The elements block `block` holds (the last block may be short).
+OPENACLNN_HOST_DEVICE inline int BlockLength(const DeviceLaunch& launch, int64_t block) {
+  const int64_t rest = launch.count - block * kReductionBlock;
+  return static_cast<int>(rest < kReductionBlock ? rest : kReductionBlock);
+}
+
+// Writes `value` rounded once to the operand's type at element `element`.
+OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, FloatType type, int64_t element,
+                                               double value) {
+  const uint32_t bits = RoundOnce(value, type);
+  if (type == FloatType::kFloat32) {
+    static_cast<uint32_t*>(base)[element] = bits;
+  } else {
+    static_cast<uint16_t*>(base)[element] = static_cast<uint16_t>(bits);
+  }
+}
+
+// The blocks' partials combined in block order, divided for mean, stored once rounded.
+OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch) {
+  double total = CombineBlocks(launch.partials, ReductionBlocks(launch.count));
+  if (launch.reduction == Reduction::kMean) total /= static_cast<double>(launch.count);
+  const DeviceOperand& out = launch.operand[kOut];
+  StoreRounded(out.base, out.layout.type, out.layout.offset, total);
+}
+
+// A fill of every element of a strided output with one rounded value.
+struct DeviceFill {
+  void* base = nullptr;
+  FloatType type = FloatType::kFloat32;
+  StridedOperand layout;
+  int rank = 0;
+  int64_t shape[kMaxRank] = {};
+  int64_t count = 0;
+  double value = 0.0;
+};
+
+inline DeviceFill MakeDeviceFill(const StridedOperand& out, const int64_t* shape, int rank,
+                                 double value, const LaunchContext& launch) {
+  DeviceFill fill;
+  fill.base = launch.addresses[out.slot];
+  fill.type = out.type;
+  fill.layout = out;
+  fill.rank = rank;
+  fill.count = 1;
+  for (int d = 0; d < rank; ++d) {
+    fill.shape[d] = shape[d];
+    fill.count *= shape[d];
+  }
+  fill.value = value;
+  return fill;
+}
+
+OPENACLNN_HOST_DEVICE inline void FillAt(const DeviceFill& fill, int64_t flat) {
+  StoreRounded(fill.base, fill.type, ElementOf(fill.layout, fill.shape, fill.rank, flat),
+               fill.value);
+}
+
+}  // namespace openaclnn::cuda

@@ -1,0 +1,175 @@
+// The CUDA kernels' steps (kernels/cuda/bce_cuda_block.h: strided reads, the element formula,
+// stores, lane sums, the block fold and the combine) run here as host code, in the order the GPU
+// runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout.
+// What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/bce.h"
+#include "kernels/cuda/bce_cuda_block.h"
+
+namespace openaclnn {
+namespace {
+
+constexpr int64_t kRows = 67;  // with kCols: 3 blocks and a short one
+constexpr int64_t kCols = 211;
+constexpr int64_t kCount = kRows * kCols;
+
+// Runs the problem the way the CUDA kernels do, one thread's work after another.
+void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
+  const cuda::DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
+  if (problem.reduction == Reduction::kNone) {
+    for (int64_t i = 0; i < problem.count; ++i)
+      cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
+    return;
+  }
+  std::vector<float> values(kReductionBlock);
+  for (int64_t block = 0; block < ReductionBlocks(problem.count); ++block) {
+    const int length = cuda::BlockLength(launch, block);
+    for (int i = 0; i < length; ++i) {
+      values[i] = cuda::EvaluateAt(launch, block * kReductionBlock + i);
+    }
+    double lanes[kBlockLanes];
+    for (int lane = 0; lane < kBlockLanes; ++lane) {
+      lanes[lane] = cuda::LaneSum(values.data(), length, lane);
+    }
+    launch.partials[block] = FoldLanes(lanes);
+  }
+  cuda::FinishReduction(launch);
+}
+
+// Storage of `count` elements of `type` holding `values` (rounded to the type).
+std::vector<uint32_t> Storage(const std::vector<float>& values, FloatType type) {
+  std::vector<uint32_t> words(values.size());  // 4 bytes per element is enough for any type
+  for (size_t i = 0; i < values.size(); ++i) StoreFrom32(words.data(), type, i, values[i]);
+  return words;
+}
+
+// Uniform values with specials sprinkled in. `finite` (for sums) keeps out inf and NaN, which
+// would make every sum inf or NaN, and brings in 3e7 instead of 3e38: beside the tiny losses
+// of t = 0, it spreads a lane's values over more than fp64's 53 bits, so that the sum's rounding
+// depends on its order.
+std::vector<float> Values(std::mt19937& rng, int64_t count, float low, float high, bool finite) {
+  std::uniform_real_distribution<float> uniform(low, high);
+  const float specials[] = {0.0f, -0.0f, 1.0f, 90.0f, -90.0f, 3.0e38f, INFINITY, NAN};
+  const float finite_specials[] = {0.0f, -0.0f, 1.0f, 90.0f, -90.0f, 3.0e7f};
+  std::vector<float> values(count);
+  for (float& value : values) {
+    const float special = finite ? finite_specials[rng() % 6] : specials[rng() % 8];
+    value = rng() % 16 == 0 ? special : uniform(rng);
+  }
+  return values;
+}
+
+enum class Layout { kContiguous, kTransposedSelf, kStridedOut };
+
+struct Case {
+  LossKind kind;
+  Reduction reduction;
+  FloatType type;
+  Layout layout;
+};
+
+class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CudaStepsMatchCpu, BitForBit) {
+  const Case c = GetParam();
+  std::mt19937 rng(11);
+  // self [rows, cols] (or its transpose's storage), target like self, weight one value,
+  // pos_weight [cols] broadcast over rows, grad_output like self.
+  const bool finite = c.reduction != Reduction::kNone;
+  const std::vector<uint32_t> self = Storage(Values(rng, kCount, -40, 40, finite), c.type);
+  const std::vector<uint32_t> target = Storage(Values(rng, kCount, 0, 1, finite), c.type);
+  const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
+  const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
+  const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
+  BceProblem problem;
+  problem.kind = c.kind;
+  problem.reduction = c.reduction;
+  problem.rank = 2;
+  problem.shape[0] = kRows;
+  problem.shape[1] = kCols;
+  problem.count = kCount;
+  // A gradient of a mean loss is scaled by 1/N (the ops plan it as element-wise).
+  if (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous) {
+    problem.gradient_scale = 1.0 / kCount;
+  }
+  const int64_t row_major[] = {kCols, 1};
+  const int64_t column_major[] = {1, kRows};
+  const int64_t broadcast_rows[] = {0, 1};
+  const int64_t* strides[kOperandCount] = {
+      c.layout == Layout::kTransposedSelf ? column_major : row_major,
+      row_major,
+      nullptr,
+      broadcast_rows,
+      row_major,
+      c.layout == Layout::kStridedOut ? column_major : row_major};
+  for (int which = 0; which < kOperandCount; ++which) {
+    StridedOperand& operand = problem.operands[which];
+    operand.slot = which;
+    operand.type = c.type;
+    if (which == kGradOutput && c.kind == LossKind::kLoss) operand.slot = -1;
+    if (which == kOut && c.reduction != Reduction::kNone) {
+      operand.offset = 3;  // one element, reached through the offset alone
+      continue;
+    }
+    for (int d = 0; d < 2 && strides[which] != nullptr; ++d) {
+      operand.strides[d] = strides[which][d];
+    }
+  }
+  std::vector<uint32_t> cpu_out(kCount, 0), cuda_out(kCount, 0);
+  std::vector<double> cpu_partials(ReductionBlocks(kCount)), cuda_partials(ReductionBlocks(kCount));
+  const auto context = [&](std::vector<uint32_t>& out, std::vector<double>& partials) {
+    LaunchContext launch;
+    launch.addresses = {
+        const_cast<uint32_t*>(self.data()),   const_cast<uint32_t*>(target.data()),
+        const_cast<uint32_t*>(weight.data()), const_cast<uint32_t*>(pos_weight.data()),
+        const_cast<uint32_t*>(grad.data()),   out.data()};
+    launch.workspace = partials.data();
+    return launch;
+  };
+  ASSERT_EQ(kCpuBceKernels.run(problem, context(cpu_out, cpu_partials)), nullptr);
+  RunAsCuda(problem, context(cuda_out, cuda_partials));
+  const auto bits = [&](const std::vector<uint32_t>& out, int64_t i) {
+    const float value = LoadAs32(out.data(), c.type, i);
+    return std::isnan(value) ? 0x7fc00000u : BitCast<uint32_t>(value);  // any NaN is NaN
+  };
+  int64_t checked = 0;
+  for (int64_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(bits(cuda_out, i), bits(cpu_out, i)) << "element " << i;
+    checked += bits(cpu_out, i) != 0;
+  }
+  EXPECT_GT(checked, 0) << "the case wrote nothing";
+  // The result is rounded to fp32 or narrower, which would hide most fp64 order differences:
+  // the blocks' fp64 partials themselves must agree.
+  for (size_t block = 0; block < cpu_partials.size() && c.reduction != Reduction::kNone; ++block) {
+    ASSERT_EQ(BitCast<uint64_t>(cuda_partials[block]), BitCast<uint64_t>(cpu_partials[block]))
+        << "block " << block;
+  }
+}
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (Reduction reduction : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
+      if (kind != LossKind::kLoss && reduction != Reduction::kNone) continue;  // as the ops
+      for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+        for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
+          if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
+          cases.push_back({kind, reduction, type, layout});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKinds, CudaStepsMatchCpu, ::testing::ValuesIn(AllCases()));
+
+}  // namespace
+}  // namespace openaclnn
