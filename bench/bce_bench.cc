@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
+#include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
 
 namespace {
 
@@ -213,6 +214,95 @@ void RegisterAll() {
       ->Unit(benchmark::kMillisecond);
 }
 
+// Both phases of one op call, with a workspace when it asks for one (no synchronisation).
+template <class Plan, class Launch>
+void Call(Plan plan, Launch launch, void* workspace) {
+  uint64_t bytes = 0;
+  aclOpExecutor* executor = nullptr;
+  plan(&bytes, &executor);
+  launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream);
+}
+
+// A training step's loss and self gradient on contiguous [N/100, 100] fp32 operands (gradOutput
+// all ones): `fused`, one aclnnBinaryCrossEntropyWithLogitsAndGrad call; else the forward and
+// then the Backward queued back to back. One synchronisation either way.
+void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weights weights) {
+  const int64_t count = state.range(0);
+  const aclDataType type = ACL_FLOAT;
+  void* x = Filled(count, type, -8.0f, 8.0f);
+  void* t = Filled(count, type, 0.0f, 1.0f);
+  void* ones = Filled(reduction == 0 ? count : 1, type, 1.0f, 1.0f);
+  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
+  void* loss = Filled(reduction == 0 ? count : 1, type, 0.0f, 0.0f);
+  void* grad = Filled(count, type, 0.0f, 0.0f);
+  void* workspace = Filled((count + 4095) / 4096 * 2, type, 0.0f, 0.0f);  // a double per block
+  const int64_t one[] = {1};
+  const int64_t classes[] = {kClasses};
+  aclTensor* self = Tensor(x, count, type, kContiguous);
+  aclTensor* target = Tensor(t, count, type, kContiguous);
+  aclTensor* grad_output = reduction == 0
+                               ? Tensor(ones, count, type, kContiguous)
+                               : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, ones);
+  aclTensor* pos_weight =
+      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
+  aclTensor* out = reduction == 0
+                       ? Tensor(loss, count, type, kContiguous)
+                       : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, loss);
+  aclTensor* grad_self = Tensor(grad, count, type, kContiguous);
+  for (auto _ : state) {
+    if (fused) {
+      Call(
+          [&](uint64_t* bytes, aclOpExecutor** executor) {
+            return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
+                self, target, nullptr, pos_weight, nullptr, reduction, out, grad_self, bytes,
+                executor);
+          },
+          aclnnBinaryCrossEntropyWithLogitsAndGrad, workspace);
+    } else {
+      Call(
+          [&](uint64_t* bytes, aclOpExecutor** executor) {
+            return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
+                self, target, nullptr, pos_weight, reduction, out, bytes, executor);
+          },
+          aclnnBinaryCrossEntropyWithLogits, workspace);
+      Call(
+          [&](uint64_t* bytes, aclOpExecutor** executor) {
+            return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                grad_output, self, target, nullptr, pos_weight, reduction, grad_self, bytes,
+                executor);
+          },
+          aclnnBinaryCrossEntropyWithLogitsBackward, workspace);
+    }
+    aclrtSynchronizeStream(g_stream);
+  }
+  state.SetItemsProcessed(state.iterations() * count);
+  for (aclTensor* tensor : {self, target, grad_output, pos_weight, out, grad_self}) {
+    if (tensor) aclDestroyTensor(tensor);
+  }
+  for (void* data : {x, t, ones, p, loss, grad, workspace}) {
+    if (data) aclrtFree(data);
+  }
+}
+
+// loss_and_grad/{fused,two_calls}/...: the fused extension against the two calls it replaces,
+// registered in pairs so one run measures both side by side.
+void RegisterLossAndGrad() {
+  const char* reductions[] = {"none", "mean", "sum"};
+  for (int64_t reduction : {0, 1}) {
+    for (Weights weights : {kNoWeights, kPerClass}) {
+      for (bool fused : {true, false}) {
+        const std::string name = std::string("loss_and_grad/") + (fused ? "fused" : "two_calls") +
+                                 "/contiguous/fp32/" + reductions[reduction] +
+                                 (weights == kPerClass ? "/perclass" : "/noweight");
+        auto* bench =
+            benchmark::RegisterBenchmark(name.c_str(), BM_LossAndGrad, fused, reduction, weights);
+        for (int64_t size : {1000, 100000, 1000000, 10000000}) bench->Arg(size);
+        bench->UseRealTime()->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,6 +310,7 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtCreateStream(&g_stream);
   RegisterAll();
+  RegisterLossAndGrad();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

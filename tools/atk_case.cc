@@ -1,13 +1,15 @@
 #include "atk_case.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "json.h"
+#include "json_file.h"
 
 namespace openaclnn::tools {
 namespace {
+
+// Bounds on what a case may ask for, so a hostile file gets an error, not an allocation that
+// brings the machine down: 2^31 elements (8 GiB of fp32) per tensor.
+constexpr int64_t kMaxElements = int64_t{1} << 31;
 
 AtkDtype ParseDtype(const std::string& name) {
   if (name == "fp32" || name == "float32") return AtkDtype::kFloat32;
@@ -25,14 +27,25 @@ AtkOp ParseOp(const std::string& aclnn_name) {
 
 AtkTensor ParseTensor(const Json& input) {
   AtkTensor tensor;
-  tensor.name = input["name"].AsString();
-  tensor.dtype = ParseDtype(input["dtype"].AsString());
-  for (const Json& dim : input["shape"].AsArray()) tensor.shape.push_back(dim.AsInt());
+  tensor.name = StringOf(Member(input, "name"), "name");
+  tensor.dtype = ParseDtype(StringOf(Member(input, "dtype"), "dtype"));
+  double elements = 1;  // in double, which a hostile shape cannot overflow
+  for (const Json& dim : ArrayOf(Member(input, "shape"), "shape")) {
+    tensor.shape.push_back(IntegerOf(dim, "a dimension"));
+    if (tensor.shape.back() < 0) {
+      throw std::runtime_error("input \"" + tensor.name + "\" has a negative dimension");
+    }
+    elements *= static_cast<double>(tensor.shape.back());
+  }
+  if (elements > static_cast<double>(kMaxElements)) {
+    throw std::runtime_error("input \"" + tensor.name + "\" has more than " +
+                             std::to_string(kMaxElements) + " elements");
+  }
   // An empty tensor's range may be a bare number: there is nothing to draw anyway.
-  const Json& range = input["range_values"];
-  if (range.is_array()) {
-    tensor.low = range.AsArray().at(0).AsNumber();
-    tensor.high = range.AsArray().at(1).AsNumber();
+  const Json& range = Member(input, "range_values");
+  if (range.is_array() && range.size() == 2) {
+    tensor.low = NumberOf(range[0], "range_values[0]");
+    tensor.high = NumberOf(range[1], "range_values[1]");
   } else if (tensor.numel() != 0) {
     throw std::runtime_error("input \"" + tensor.name + "\" has no [low, high] range");
   }
@@ -41,17 +54,23 @@ AtkTensor ParseTensor(const Json& input) {
 
 AtkCase ParseCase(const Json& entry) {
   AtkCase atk_case;
-  atk_case.id = entry["id"].AsInt();
-  atk_case.op = ParseOp(entry["aclnn_name"].AsString());
-  for (const Json& input : entry["inputs"].AsArray()) {
-    const std::string& type = input["type"].AsString();
+  atk_case.id = IntegerOf(Member(entry, "id"), "id");
+  atk_case.op = ParseOp(StringOf(Member(entry, "aclnn_name"), "aclnn_name"));
+  for (const Json& input : ArrayOf(Member(entry, "inputs"), "inputs")) {
+    const std::string& type = StringOf(Member(input, "type"), "type");
+    const std::string& name = StringOf(Member(input, "name"), "name");
     if (type == "tensor") {
       atk_case.inputs.push_back(ParseTensor(input));
-    } else if (type == "attr" && input["name"].AsString() == "reduction") {
-      atk_case.reduction = input["range_values"].AsInt();
+    } else if (type == "attr" && name == "reduction") {
+      atk_case.reduction = IntegerOf(Member(input, "range_values"), "reduction");
     } else {
-      throw std::runtime_error("unsupported input \"" + input["name"].AsString() + "\"");
+      throw std::runtime_error("unsupported input \"" + name + "\"");
     }
+  }
+  // A negative case: the API must reject it with a message containing this text.
+  if (const auto found = entry.find("expected_error_msg");
+      found != entry.end() && !found->is_null()) {
+    atk_case.expected_error = StringOf(*found, "expected_error_msg");
   }
   return atk_case;
 }
@@ -72,14 +91,10 @@ const AtkTensor* AtkCase::Find(const std::string& name) const {
 }
 
 std::vector<AtkCase> LoadAtkFile(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(path + ": cannot open");
-  std::stringstream text;
-  text << file.rdbuf();
+  const Json document = ParseJsonFile(path);
   std::vector<AtkCase> cases;
   try {
-    const Json document = Json::Parse(text.str());
-    for (const Json& entry : document.AsArray()) {
+    for (const Json& entry : ArrayOf(document, "the file's top level")) {
       try {
         cases.push_back(ParseCase(entry));
       } catch (const std::exception& error) {

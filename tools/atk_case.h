@@ -27,6 +27,9 @@ struct AtkCase {
   AtkOp op = AtkOp::kForward;
   std::vector<AtkTensor> inputs;
   int64_t reduction = 0;  // 0 none, 1 mean, 2 sum
+  // Non-empty for a negative case ("expected_error_msg"): the API must return a non-zero status
+  // whose aclGetRecentErrMsg() contains this text; nothing is compared with a golden.
+  std::string expected_error;
 
   // The input named `name`, or nullptr when the case does not pass it.
   const AtkTensor* Find(const std::string& name) const;

@@ -113,6 +113,18 @@ def compare_case(case, blob):
     return result
 
 
+def strict_json(value):
+    """`value` with every non-finite float as None: JSON has no NaN or infinity, and the tool's
+    reader takes a null metric for an unbounded error."""
+    if isinstance(value, float):
+        return value if np.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: strict_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(item) for item in value]
+    return value
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -124,7 +136,7 @@ def main():
     torch.set_num_threads(1)  # the cases are tiny; threads only add start-up cost
     results = [compare_case(case, blob) for case in manifest["cases"] if case["error"] is None]
     with open(directory + "/results.json", "w") as f:
-        json.dump({"torch": torch.__version__, "cases": results}, f)
+        json.dump(strict_json({"torch": torch.__version__, "cases": results}), f, allow_nan=False)
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
 #include "atk_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
-#include "json.h"
+#include "json_file.h"
 
 namespace openaclnn::tools {
 namespace {
@@ -29,27 +29,37 @@ struct Row {
 };
 
 std::map<int64_t, CaseResult> LoadResults(const std::string& dir) {
-  std::ifstream file(dir + "/results.json");
-  if (!file) throw std::runtime_error(dir + "/results.json: the golden script wrote no results");
-  std::stringstream text;
-  text << file.rdbuf();
-  const Json document = Json::Parse(text.str());
+  const std::string path = dir + "/results.json";
+  if (!std::ifstream(path)) throw std::runtime_error(path + ": the golden script wrote no results");
+  const Json document = ParseJsonFile(path);
   std::map<int64_t, CaseResult> results;
-  for (const Json& entry : document["cases"].AsArray()) {
-    CaseResult& r = results[entry["id"].AsInt()];
-    r.passed = entry["passed"].AsBool();
-    r.mere = entry["mere"].AsNumber();
-    r.mare = entry["mare"].AsNumber();
-    r.threshold = entry["threshold"].AsNumber();
-    r.torch_mere = entry["vs_torch"].AsArray().at(0).AsNumber();
-    r.torch_mare = entry["vs_torch"].AsArray().at(1).AsNumber();
-    r.exact_mere = entry["torch_vs_exact"].AsArray().at(0).AsNumber();
-    r.exact_mare = entry["torch_vs_exact"].AsArray().at(1).AsNumber();
-    r.rounded_mere = entry["vs_rounded"].AsArray().at(0).AsNumber();
-    r.rounded_mare = entry["vs_rounded"].AsArray().at(1).AsNumber();
-    r.dtype = entry["dtype"].AsString();
-    r.torch_dtype = entry["torch_dtype"].AsString();
-    r.note = entry["note"].AsString();
+  // A metric; JSON has no infinity, so the golden script writes an unbounded error as null.
+  auto metric = [](const Json& value, const char* key) {
+    return value.is_null() ? HUGE_VAL : NumberOf(value, key);
+  };
+  // A pair [MERE, MARE] of metrics.
+  auto pair = [&](const Json& entry, const char* key, double* mere, double* mare) {
+    const Json::array_t& values = ArrayOf(Member(entry, key), key);
+    if (values.size() != 2) throw std::runtime_error(std::string(key) + " must hold 2 numbers");
+    *mere = metric(values[0], key);
+    *mare = metric(values[1], key);
+  };
+  try {
+    for (const Json& entry : ArrayOf(Member(document, "cases"), "cases")) {
+      CaseResult& r = results[IntegerOf(Member(entry, "id"), "id")];
+      r.passed = BoolOf(Member(entry, "passed"), "passed");
+      r.mere = metric(Member(entry, "mere"), "mere");
+      r.mare = metric(Member(entry, "mare"), "mare");
+      r.threshold = NumberOf(Member(entry, "threshold"), "threshold");
+      pair(entry, "vs_torch", &r.torch_mere, &r.torch_mare);
+      pair(entry, "torch_vs_exact", &r.exact_mere, &r.exact_mare);
+      pair(entry, "vs_rounded", &r.rounded_mere, &r.rounded_mare);
+      r.dtype = StringOf(Member(entry, "dtype"), "dtype");
+      r.torch_dtype = StringOf(Member(entry, "torch_dtype"), "torch_dtype");
+      r.note = StringOf(Member(entry, "note"), "note");
+    }
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(path + ": " + error.what());
   }
   return results;
 }
@@ -104,6 +114,18 @@ void PrintTable(const std::map<std::pair<std::string, int64_t>, Row>& rows) {
   std::printf("(pass: MERE < T and MARE < 10 T; T = 2^-13 fp32, 2^-10 fp16, 2^-7 bf16)\n");
 }
 
+// A negative case passes when the C API rejected it with a message holding the expected text.
+bool JudgeNegative(const CaseRun& run, bool verbose) {
+  const AtkCase& atk_case = *run.atk_case;
+  const bool rejected = !run.error.empty();
+  const bool passed = rejected && run.error.find(atk_case.expected_error) != std::string::npos;
+  if (passed && !verbose) return true;
+  std::printf("%s %s, expecting a rejection mentioning \"%s\": %s%s\n", passed ? "ok  " : "FAIL",
+              Describe(atk_case).c_str(), atk_case.expected_error.c_str(),
+              rejected ? "rejected: " : "the call succeeded", rejected ? run.error.c_str() : "");
+  return passed;
+}
+
 }  // namespace
 
 int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
@@ -111,8 +133,13 @@ int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
   const std::map<int64_t, CaseResult> results = LoadResults(dir);
   std::map<std::pair<std::string, int64_t>, Row> rows;
   int failed = 0;
+  int negative_passed = 0, negative_failed = 0;
   for (const CaseRun& run : runs) {
     const AtkCase& atk_case = *run.atk_case;
+    if (!atk_case.expected_error.empty()) {
+      (JudgeNegative(run, options.verbose) ? negative_passed : negative_failed) += 1;
+      continue;
+    }
     const auto found = results.find(atk_case.id);
     if (!run.error.empty() || found == results.end()) {
       ++failed;
@@ -126,8 +153,12 @@ int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
     if (!result.passed || options.verbose) PrintCase(atk_case, result);
     Accumulate(result, &rows[{result.dtype, atk_case.reduction}]);
   }
-  PrintTable(rows);
-  return failed;
+  if (!rows.empty()) PrintTable(rows);
+  if (negative_passed + negative_failed > 0) {
+    std::printf("negative cases (expected_error_msg): %d passed, %d failed\n", negative_passed,
+                negative_failed);
+  }
+  return failed + negative_failed;
 }
 
 }  // namespace openaclnn::tools

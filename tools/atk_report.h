@@ -14,7 +14,8 @@ struct ReportOptions {
 };
 
 // Reads DIR/results.json, prints the report for `runs` to stdout, and returns the number of
-// failing cases (a case the C API rejected, or that the golden script did not report, fails).
+// failing cases: a case the C API rejected, or that the golden script did not report; a
+// negative case (expected_error_msg) the C API accepted or rejected with another message.
 int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
                   const ReportOptions& options);
 

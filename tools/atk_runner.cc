@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 #include "float_bits.h"
+#include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
 
 namespace openaclnn::tools {
 namespace {
@@ -160,13 +161,14 @@ aclnnStatus Launch(AtkOp op, void* workspace, uint64_t size, aclOpExecutor* exec
   }
 }
 
-// Both phases, a workspace when asked for, then synchronize; returns the failure, if any.
-std::string Execute(AtkOp op, const OpArguments& args, int64_t reduction, aclrtStream stream) {
+// Both phases (`plan`, then `launch`, of the API named `api`), a workspace when asked for,
+// then synchronize; returns the failure, if any.
+template <class PlanFn, class LaunchFn>
+std::string ExecuteWith(const std::string& api, PlanFn plan, LaunchFn launch, aclrtStream stream) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  std::string phase1 = std::string(OpName(op)) + "GetWorkspaceSize";
-  if (aclnnStatus status = Plan(op, args, reduction, &workspace_size, &executor)) {
-    return AclFailure(phase1.c_str(), status);
+  if (aclnnStatus status = plan(&workspace_size, &executor)) {
+    return AclFailure((api + "GetWorkspaceSize").c_str(), status);
   }
   void* workspace = nullptr;
   if (workspace_size > 0) {
@@ -175,13 +177,80 @@ std::string Execute(AtkOp op, const OpArguments& args, int64_t reduction, aclrtS
     }
   }
   std::string error;
-  if (aclnnStatus status = Launch(op, workspace, workspace_size, executor, stream)) {
-    error = AclFailure(OpName(op), status);
+  if (aclnnStatus status = launch(workspace, workspace_size, executor, stream)) {
+    error = AclFailure(api.c_str(), status);
   } else if (aclError sync = aclrtSynchronizeStream(stream)) {
     error = AclFailure("aclrtSynchronizeStream", sync);
   }
   if (workspace != nullptr) aclrtFree(workspace);
   return error;
+}
+
+std::string Execute(AtkOp op, const OpArguments& args, int64_t reduction, aclrtStream stream) {
+  return ExecuteWith(
+      OpName(op),
+      [&](uint64_t* size, aclOpExecutor** executor) {
+        return Plan(op, args, reduction, size, executor);
+      },
+      [&](void* workspace, uint64_t size, aclOpExecutor* executor, aclrtStream on) {
+        return Launch(op, workspace, size, executor, on);
+      },
+      stream);
+}
+
+// The forward's loss for the case's inputs: self's shape, or rank 0 after a reduction.
+HostTensor LossFor(const AtkCase& atk_case, const HostTensor& gradient) {
+  HostTensor loss = gradient;
+  loss.name = "loss";
+  if (atk_case.reduction != 0) {
+    loss.shape.clear();
+    loss.bytes.resize(DtypeSize(loss.dtype));
+  }
+  return loss;
+}
+
+// Bitwise equality of two device tensors shaped as `like`.
+bool SameBits(const DeviceTensor& a, const DeviceTensor& b, const HostTensor& like) {
+  HostTensor first = like, second = like;
+  a.CopyTo(&first);
+  b.CopyTo(&second);
+  return first.bytes == second.bytes;
+}
+
+// --fused: a Backward case through aclnnBinaryCrossEntropyWithLogitsAndGrad. Its gradient goes
+// into `out` (judged by the golden as the Backward's); both its outputs must equal, bit for
+// bit, what a forward call and a Backward call give on the same inputs.
+std::string ExecuteFused(const AtkCase& atk_case, const OpArguments& args, const DeviceTensor& out,
+                         const HostTensor& out_host, aclrtStream stream) {
+  const HostTensor loss_host = LossFor(atk_case, out_host);
+  const DeviceTensor loss(loss_host), forward_loss(loss_host), backward_grad(out_host);
+  const int64_t reduction = atk_case.reduction;
+  std::string error = ExecuteWith(
+      "aclnnBinaryCrossEntropyWithLogitsAndGrad",
+      [&](uint64_t* size, aclOpExecutor** executor) {
+        return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
+            args.self, args.target, args.weight, args.pos_weight, args.grad, reduction, loss.get(),
+            out.get(), size, executor);
+      },
+      aclnnBinaryCrossEntropyWithLogitsAndGrad, stream);
+  OpArguments two_calls;
+  two_calls.grad = args.grad;
+  two_calls.self = args.self;
+  two_calls.target = args.target;
+  two_calls.weight = args.weight;
+  two_calls.pos_weight = args.pos_weight;
+  two_calls.out = forward_loss.get();
+  if (error.empty()) error = Execute(AtkOp::kForward, two_calls, reduction, stream);
+  two_calls.out = backward_grad.get();
+  if (error.empty()) error = Execute(AtkOp::kBackward, two_calls, reduction, stream);
+  if (!error.empty()) return error;
+  if (!SameBits(loss, forward_loss, loss_host)) {
+    return "the fused loss differs from aclnnBinaryCrossEntropyWithLogits's";
+  }
+  if (!SameBits(out, backward_grad, out_host)) {
+    return "the fused gradient differs from aclnnBinaryCrossEntropyWithLogitsBackward's";
+  }
+  return "";
 }
 
 }  // namespace
@@ -212,7 +281,7 @@ std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed) {
   return inputs;
 }
 
-CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, aclrtStream stream) {
+CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream stream) {
   CaseRun run{&atk_case, GenerateInputs(atk_case, seed), {}, {}};
   try {
     run.out = OutputFor(atk_case);
@@ -224,7 +293,9 @@ CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, aclrtStream stream) {
     args.owned.push_back(std::make_unique<DeviceTensor>(run.out));
     const DeviceTensor& out = *args.owned.back();
     args.out = out.get();
-    run.error = Execute(atk_case.op, args, atk_case.reduction, stream);
+    run.error = fused && atk_case.op == AtkOp::kBackward
+                    ? ExecuteFused(atk_case, args, out, run.out, stream)
+                    : Execute(atk_case.op, args, atk_case.reduction, stream);
     if (run.error.empty()) out.CopyTo(&run.out);
   } catch (const std::exception& error) {
     run.error = error.what();

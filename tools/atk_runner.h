@@ -46,6 +46,9 @@ class AclSession {
 std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed);
 
 // Generates the inputs and runs the case on `stream`; a C API failure is recorded in `error`.
-CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, aclrtStream stream);
+// `fused`: a Backward case runs through aclnnBinaryCrossEntropyWithLogitsAndGrad instead (its
+// gradient is the case's output), whose loss and gradient must also equal a forward and a
+// Backward call's bitwise, else `error` says which differs.
+CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream stream);
 
 }  // namespace openaclnn::tools

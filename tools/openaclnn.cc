@@ -59,6 +59,10 @@ Options of atk:
                     else python3).
   --golden FILE     The golden script (default: atk_golden.py next to this program, else
                     ../share/openaclnn/atk_golden.py relative to it).
+  --fused           Run the Backward cases (aclnn_name BinaryCrossEntropyWithLogitsBackward)
+                    through the OpenACLNN extension aclnnBinaryCrossEntropyWithLogitsAndGrad:
+                    its gradient is judged as the Backward's; its loss and gradient must also
+                    equal, bit for bit, a forward and a Backward call on the same inputs.
   -v, --verbose     Print every case's metrics, not only the failing cases'.
   -h, --help        Print this text.
 
@@ -74,6 +78,7 @@ struct AtkOptions {
   std::string python;
   std::string golden;
   bool verbose = false;
+  bool fused = false;
 };
 
 [[noreturn]] void UsageError(const std::string& message) {
@@ -148,6 +153,8 @@ AtkOptions ParseAtkOptions(int argc, char** argv) {
       options.python = value();
     } else if (arg == "--golden") {
       options.golden = value();
+    } else if (arg == "--fused") {
+      options.fused = true;
     } else if (arg == "-v" || arg == "--verbose") {
       options.verbose = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -223,7 +230,7 @@ std::vector<CaseRun> RunCases(const std::vector<AtkCase>& cases, const AtkOption
   }
   std::vector<CaseRun> runs;
   for (const AtkCase* atk_case : selected) {
-    runs.push_back(RunCase(*atk_case, options.seed, stream));
+    runs.push_back(RunCase(*atk_case, options.seed, options.fused, stream));
     ShowProgress(label, runs.size(), selected.size());
   }
   return runs;

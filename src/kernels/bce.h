@@ -15,7 +15,17 @@ namespace openaclnn {
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
 enum class Reduction : uint8_t { kNone = 0, kMean = 1, kSum = 2 };
 
-enum OperandIndex { kSelf, kTarget, kWeight, kPosWeight, kGradOutput, kOut, kOperandCount };
+// kGradSelfOut is the fused loss-and-gradient pass's second output (absent otherwise).
+enum OperandIndex {
+  kSelf,
+  kTarget,
+  kWeight,
+  kPosWeight,
+  kGradOutput,
+  kOut,
+  kGradSelfOut,
+  kOperandCount
+};
 
 struct BceProblem {
   LossKind kind = LossKind::kLoss;
@@ -25,6 +35,9 @@ struct BceProblem {
   int64_t count = 0;  // elements of self
   // Gradients of a mean loss are scaled by 1/count; the loss itself is divided at the end.
   double gradient_scale = 1.0;
+  // With kind kLoss and operands[kGradSelfOut] present, the same pass also stores the gradient
+  // with respect to self there, element-wise, whatever `reduction` does to the loss: one read of
+  // the inputs gives both results, each bitwise what its own pass gives.
   StridedOperand operands[kOperandCount];
 };
 

@@ -1,5 +1,7 @@
 #include "ops/bce_common.h"
 
+#include <cmath>
+#include <iterator>
 #include <string>
 
 #include "base/dtype.h"
@@ -178,21 +180,58 @@ BceOperands GradientOperands(const aclTensor* grad_output, const aclTensor* self
   BceOperands operands;
   const aclTensor* in_api_order[] = {grad_output, self, target, weight, pos_weight, out};
   const OperandIndex roles[] = {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut};
-  for (int slot = 0; slot < kOperandCount; ++slot) {
+  for (int slot = 0; slot < static_cast<int>(std::size(roles)); ++slot) {
     operands.tensor[roles[slot]] = in_api_order[slot];
     operands.slot[roles[slot]] = slot;
   }
   return operands;
 }
 
+}  // namespace
+
+aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& op, int64_t reduction,
+                         uint64_t* workspace_size, aclOpExecutor** executor) {
+  static constexpr const char* kNames[kOperandCount] = {"self", "target", "weight", "posWeight",
+                                                        "",     "out",    ""};
+  const aclTensor* self = op.tensor[kSelf];
+  const aclTensor* target = op.tensor[kTarget];
+  const aclTensor* weight = op.tensor[kWeight];
+  const aclTensor* pos_weight = op.tensor[kPosWeight];
+  const aclTensor* out = op.tensor[kOut];
+  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
+  if (pos_weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.SameType("out", out, "target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("weight", weight));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
+  for (int which : {kSelf, kTarget, kWeight, kPosWeight, kOut}) {
+    OPENACLNN_RETURN_IF_ERROR(check.Layout(kNames[which], op.tensor[which]));
+  }
+  OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", target, "self", self));
+  if (ElementCount(self->view_shape) > 0) {  // as CANN, weights of an empty self go unchecked
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("weight", weight, self));
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("posWeight", pos_weight, self));
+  }
+  return reduction == 0 ? check.SameShape("out", out, "self", self)
+                        : check.SingleElement("out", out);
+}
+
 aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
-                             const char* out_name, int64_t reduction, uint64_t* workspace_size,
-                             aclOpExecutor** executor) {
-  const char* names[kOperandCount] = {"self",      "target",     "weight",
-                                      "posWeight", "gradOutput", out_name};
+                             const char* out_name, int64_t reduction, bool grad_output_optional,
+                             uint64_t* workspace_size, aclOpExecutor** executor) {
+  const char* names[kOperandCount] = {"self",       "target", "weight", "posWeight",
+                                      "gradOutput", out_name, ""};
   const aclTensor* const* tensor = operands.tensor;
   const aclTensor* self = tensor[kSelf];
   for (int which : {kGradOutput, kSelf, kTarget, kOut}) {
+    if (which == kGradOutput && grad_output_optional && tensor[which] == nullptr) continue;
     OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
   }
   for (int which : {kWeight, kPosWeight}) {
@@ -220,17 +259,41 @@ aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& op
   return check.Reduction(reduction);
 }
 
+namespace {
+
+// The gradient is element-wise whatever the forward reduced: mean only scales it by 1/N.
+double GradientScale(const BceOperands& operands, Reduction reduction) {
+  const double count = static_cast<double>(ElementCount(operands.tensor[kSelf]->view_shape));
+  return reduction == Reduction::kMean ? 1.0 / count : 1.0;
+}
+
 std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
                                    uint64_t* workspace_size) {
   *workspace_size = 0;
   if (ElementCount(operands.tensor[kSelf]->view_shape) == 0) return nullptr;
-  // The gradient is element-wise whatever the forward reduced: mean only scales it by 1/N.
-  const double count = static_cast<double>(ElementCount(operands.tensor[kSelf]->view_shape));
-  const double scale = reduction == static_cast<int64_t>(Reduction::kMean) ? 1.0 / count : 1.0;
+  const double scale = GradientScale(operands, static_cast<Reduction>(reduction));
   return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
 }
 
 }  // namespace
+
+std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
+                               uint64_t* workspace_size) {
+  *workspace_size = 0;
+  if (ElementCount(operands.tensor[kSelf]->view_shape) > 0) {
+    return MakeBcePlan(LossKind::kLoss, reduction, GradientScale(operands, reduction), operands,
+                       workspace_size);
+  }
+  // Over no elements: none has nothing to write, a mean is NaN and a sum is 0 (as CANN).
+  switch (reduction) {
+    case Reduction::kMean:
+      return MakeFillPlan(operands, std::nan(""));
+    case Reduction::kSum:
+      return MakeFillPlan(operands, 0.0);
+    default:
+      return nullptr;
+  }
+}
 
 aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
                                      const aclTensor* grad_output, const aclTensor* self,
@@ -240,7 +303,7 @@ aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char*
                                      aclOpExecutor** executor) {
   const BceOperands operands = GradientOperands(grad_output, self, target, weight, pos_weight, out);
   OPENACLNN_RETURN_IF_ERROR(ValidateGradient(ArgumentChecker{api}, operands, out_name, reduction,
-                                             workspace_size, executor));
+                                             false, workspace_size, executor));
   return HandOut(
       api, {grad_output, self, target, weight, pos_weight}, {out}, workspace_size, executor,
       [&](uint64_t* workspace) { return PlanGradient(kind, operands, reduction, workspace); });
@@ -278,8 +341,8 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
   // Element-wise results do not depend on the visiting order, so follow the operands' memory
   // order; a reduction keeps the row-major order, which fixes its summation order.
   if (reduction == Reduction::kNone) {
-    int64_t* output_first[kOperandCount] = {strides[kOut]};
-    std::copy(strides, strides + kOut, output_first + 1);
+    int64_t* output_first[kOperandCount] = {strides[kOut], strides[kGradSelfOut]};
+    std::copy(strides, strides + kOut, output_first + 2);
     OrderDimensionsByStrides(rank, problem.shape, output_first, kOperandCount);
   }
   problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);

@@ -2,6 +2,7 @@
 // and the plans they hand to the executor.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <vector>
@@ -39,12 +40,30 @@ struct ArgumentChecker {
                          const aclTensor* other) const;
 };
 
-// The operands of one op call; nullptr for absent ones (weight, pos_weight, or grad_output of
-// the forward). `slot` is each tensor's index among the executor's inputs then outputs.
+// The operands of one op call; nullptr for absent ones (weight, pos_weight, grad_output of the
+// forward, the second output of all but the fused op). `slot` is each tensor's index among the
+// executor's inputs then outputs; -1 for absent ones.
 struct BceOperands {
+  BceOperands() { std::fill(slot, slot + kOperandCount, -1); }
   const aclTensor* tensor[kOperandCount] = {};
-  int slot[kOperandCount] = {-1, -1, -1, -1, -1, -1};
+  int slot[kOperandCount];
 };
+
+// The forward's checks (CANN's, in CANN's order, docs/contract/checks-and-codes.md §2)
+// of operands self, target, weight, posWeight and out, under `check`'s API name.
+aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& operands,
+                         int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor);
+
+// The gradient ops' checks (docs/contract/checks-and-codes.md §3) of operands gradOutput, self, target, weight,
+// posWeight and out (named `out_name`). A null gradOutput passes when `grad_output_optional`.
+aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
+                             const char* out_name, int64_t reduction, bool grad_output_optional,
+                             uint64_t* workspace_size, aclOpExecutor** executor);
+
+// The forward's plan: the loss over self (a fill for an empty self's mean or sum). With
+// operands' kGradSelfOut present, the same pass also writes the gradient with respect to self.
+std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
+                               uint64_t* workspace_size);
 
 // Phase 1 of either gradient op (they differ only in what they compute and call their
 // output): the checks of docs/contract/checks-and-codes.md §3 (CANN's, in CANN's order, plus

@@ -30,8 +30,8 @@ inline float FromHalf(uint16_t bits) {
   const int mantissa = bits & 0x3ff;
   float magnitude;
   if (exponent == 0x1f) {
-    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
-                         : std::numeric_limits<float>::infinity();
+    magnitude =
+        mantissa ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
   } else if (exponent == 0) {
     magnitude = std::ldexp(static_cast<float>(mantissa), -24);
   } else {
@@ -86,6 +86,16 @@ class DeviceTensor {
 
   aclTensor* get() const { return tensor_; }
   void* device() const { return device_; }
+
+  // The whole storage block as it lies in memory, for bitwise comparisons.
+  std::vector<unsigned char> Bytes() const {
+    std::vector<unsigned char> host(bytes_);
+    if (bytes_ > 0) {
+      EXPECT_EQ(aclrtMemcpy(host.data(), bytes_, device_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_SUCCESS);
+    }
+    return host;
+  }
 
   // The whole storage block, widened to float.
   std::vector<float> Read() const {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs OpenACLNN into a fresh prefix, then builds the unchanged CANN sample against it in
 # every way a CANN user links (the g++ line of ops-nn's build.sh, CANN's sample CMakeLists,
-# find_package, pkg-config) and checks each program's printed losses against fp64 math.
+# find_package, pkg-config) and checks each program's printed losses against fp64 math. The
+# find_package and pkg-config builds (and the g++ line with -Wl,-rpath) run without
+# LD_LIBRARY_PATH: they carry the prefix's lib64 as an rpath.
 # Usage: check_cann_link_lines.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -24,9 +26,10 @@ for x, t in zip([.1, .1, .2, .2, .3, .3, .4, .4], [.2, .2, .1, .1, .2, .2, .1, .
 PY
 }
 
-check() {  # check NAME PROGRAM
+check() {  # check NAME PROGRAM [ENV...]: runs PROGRAM with the ENV settings only
   local name=$1 program=$2
-  LD_LIBRARY_PATH=$prefix/lib64 "$program" >"$work/$name.out"
+  shift 2
+  env -u LD_LIBRARY_PATH "$@" "$program" >"$work/$name.out"
   paste <(grep -o 'is: [-0-9.e]*' "$work/$name.out" | cut -d' ' -f2) <(expected) |
     awk -v name="$name" '{ d = $1 - $2; if (d < 0) d = -d; if (d > 2e-6) bad++ ; n++ }
       END { if (n != 8 || bad) { printf "%s: %d of %d values wrong\n", name, bad, n; exit 1 }
@@ -37,13 +40,19 @@ check() {  # check NAME PROGRAM
 inc=$prefix/include
 g++ "$sample" -I "$inc" -I "$inc/aclnnop" -I "$inc/aclnn" -L "$prefix/lib64" \
   -lopapi_nn -lopapi_math -lascendcl -lnnopbase -o "$work/gxx_line"
-check "g++ link line" "$work/gxx_line"
+check "g++ link line" "$work/gxx_line" LD_LIBRARY_PATH="$prefix/lib64"
 
-# CANN's sample CMakeLists with ASCEND_CUSTOM_PATH.
+# The same line with an rpath: runs without LD_LIBRARY_PATH.
+g++ "$sample" -I "$inc" -I "$inc/aclnnop" -I "$inc/aclnn" -L "$prefix/lib64" \
+  -Wl,-rpath,"$prefix/lib64" -lopapi_nn -lopapi_math -lascendcl -lnnopbase -o "$work/gxx_rpath"
+check "g++ link line with -Wl,-rpath" "$work/gxx_rpath"
+
+# CANN's sample CMakeLists with ASCEND_CUSTOM_PATH (CANN's own build sets no rpath either: its
+# users source set_env.sh, which sets LD_LIBRARY_PATH).
 ASCEND_CUSTOM_PATH=$prefix cmake -S "$source/tests/install/cann_sample" -B "$work/cann" \
   -DSAMPLE_SOURCE="$sample" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >/dev/null
 cmake --build "$work/cann" >/dev/null
-check "CANN sample CMakeLists" "$work/cann/opapi_test"
+check "CANN sample CMakeLists" "$work/cann/opapi_test" LD_LIBRARY_PATH="$prefix/lib64"
 
 cmake -S "$source/tests/install/find_package_sample" -B "$work/fp" -DSAMPLE_SOURCE="$sample" \
   -DCMAKE_PREFIX_PATH="$prefix" >/dev/null

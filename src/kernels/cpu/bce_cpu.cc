@@ -38,9 +38,10 @@ struct Launch {
   std::atomic<int64_t> next_block{0};
 };
 
-void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int64_t begin,
-                int64_t count, const float* values) {
-  const StridedOperand& out = problem.operands[kOut];
+// Stores a block's fp32 results to output operand `which` through its strides.
+void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int which,
+                int64_t begin, int64_t count, const float* values) {
+  const StridedOperand& out = problem.operands[which];
   void* base = addresses[out.slot];
   ForEachRun(out, problem.shape, problem.rank, begin, count,
              [&](int64_t element, int64_t length, int64_t stride) {
@@ -49,6 +50,28 @@ void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int
                }
                values += length;
              });
+}
+
+// Evaluates `kind` over a block whose inputs are ready and stores it element-wise into output
+// operand `which` (in place when that is contiguous, else through the result tile), or, when
+// `sum`, returns the block's sum.
+double EvaluateBlock(const Launch& launch, LossKind kind, int which, bool sum,
+                     const TileInputs& inputs, int64_t begin, int64_t count, Tiles& tiles) {
+  const BceProblem& problem = *launch.problem;
+  const TensorAddresses& addresses = *launch.addresses;
+  TileOutput output;
+  if (!sum) {
+    const StridedOperand& out = problem.operands[which];
+    const bool in_place = launch.plans[which].access == Access::kFlat;
+    output.type = in_place ? out.type : FloatType::kFloat32;
+    output.data = in_place ? static_cast<char*>(addresses[out.slot]) +
+                                 (out.offset + begin) * ElementSize(out.type)
+                           : static_cast<void*>(tiles.result);
+  }
+  const double partial = EvaluateTile(kind, problem.gradient_scale, inputs, count, output, sum);
+  if (output.data == tiles.result)
+    WriteBlock(problem, addresses, which, begin, count, tiles.result);
+  return partial;
 }
 
 void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
@@ -64,21 +87,12 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
                           begin, count, tiles.input[which]);
   }
   const bool sum = problem.reduction != Reduction::kNone;
-  TileOutput output;
-  if (!sum) {
-    const StridedOperand& out = problem.operands[kOut];
-    const bool in_place = launch.plans[kOut].access == Access::kFlat;
-    output.type = in_place ? out.type : FloatType::kFloat32;
-    output.data = in_place ? static_cast<char*>(addresses[out.slot]) +
-                                 (out.offset + begin) * ElementSize(out.type)
-                           : static_cast<void*>(tiles.result);
-  }
   const double partial =
-      EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, output, sum);
-  if (sum) {
-    launch.partials[block] = partial;
-  } else if (output.data == tiles.result) {
-    WriteBlock(problem, addresses, begin, count, tiles.result);
+      EvaluateBlock(launch, problem.kind, kOut, sum, inputs, begin, count, tiles);
+  if (sum) launch.partials[block] = partial;
+  // The fused pass: the gradient from the same block, while its inputs are still in cache.
+  if (problem.operands[kGradSelfOut].slot >= 0) {
+    EvaluateBlock(launch, LossKind::kGradSelf, kGradSelfOut, false, inputs, begin, count, tiles);
   }
 }
 

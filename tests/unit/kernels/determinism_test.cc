@@ -163,7 +163,7 @@ BceProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
   if (kind != LossKind::kLoss && reduction == Reduction::kMean) {
     problem.gradient_scale = 1.0 / static_cast<double>(count);
   }
-  for (int which = 0; which < kOperandCount; ++which) {
+  for (int which = 0; which <= kOut; ++which) {
     problem.operands[which].slot = which;
     problem.operands[which].strides[0] = which == kOut && reduction != Reduction::kNone ? 0 : 1;
   }

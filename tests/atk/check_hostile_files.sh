@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Malformed and hostile ATK case files must make `openaclnn atk` print an error naming the file
+# and exit with status 2 (a setup error), never crash, hang or run anything.
+# Usage: check_hostile_files.sh OPENACLNN_EXECUTABLE
+set -uo pipefail
+tool=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+tensor='{"name": "self", "type": "tensor", "dtype": "fp32", "shape": SHAPE, "range_values": [-1, 1]}'
+entry() {  # a forward case whose self has shape $1
+  echo "[{\"id\": 0, \"aclnn_name\": \"BinaryCrossEntropyWithLogits\", \"inputs\": [${tensor/SHAPE/$1}]}]"
+}
+repeat() { head -c "$2" /dev/zero | tr '\0' "$1"; }
+
+repeat '[' 200000 >"$dir/nested_open.json"                              # crashed the old reader
+{ repeat '[' 200000; repeat ']' 200000; } >"$dir/nested_closed.json"      # valid, and deep
+{ for _ in $(seq 20000); do printf '{"a":'; done; printf '1'; repeat '}' 20000; } \
+  >"$dir/nested_objects.json"
+printf '[{"id": 0, "aclnn_name": "Binary' >"$dir/truncated.json"
+: >"$dir/empty.json"
+printf '\x00\xff\xfe[{' >"$dir/binary.json"
+printf '["\xc3\x28"]' >"$dir/bad_utf8.json"
+printf '[NaN]' >"$dir/nan_literal.json"
+printf '{"id": 0}' >"$dir/not_an_array.json"
+printf '[1, 2, 3]' >"$dir/entries_not_objects.json"
+printf '[{"id": "zero", "aclnn_name": "BinaryCrossEntropyWithLogits", "inputs": []}]' \
+  >"$dir/wrong_type.json"
+printf '[{"id": 1e400, "aclnn_name": "BinaryCrossEntropyWithLogits", "inputs": []}]' \
+  >"$dir/huge_number.json"
+printf '[{"id": 18446744073709551615, "aclnn_name": "BinaryCrossEntropyWithLogits", "inputs": []}]' \
+  >"$dir/id_out_of_range.json"
+entry '[1000000000000, 1000000000000]' >"$dir/huge_shape.json"
+entry '[4, -3]' >"$dir/negative_dimension.json"
+entry '[4, 2.5]' >"$dir/fractional_dimension.json"
+entry '"4"' >"$dir/shape_not_array.json"
+printf '[{"id": 0, "aclnn_name": "Conv2d", "inputs": []}]' >"$dir/unknown_op.json"
+printf '[{"id": 0, "aclnn_name": "BinaryCrossEntropyWithLogits", "inputs": [], "expected_error_msg": 5}]' \
+  >"$dir/error_msg_not_string.json"
+
+failures=0
+for file in "$dir"/*.json; do
+  name=$(basename "$file")
+  # --python is never reached: a file that cannot be read stops before any case runs.
+  stderr=$(timeout 60 "$tool" atk "$file" --python false 2>&1 >/dev/null)
+  status=$?
+  if [[ $status -eq 2 && $stderr == "openaclnn: $file"* ]]; then
+    echo "ok   $name: ${stderr:0:160}"
+  else
+    echo "FAIL $name: exit status $status (want 2, a signal shows as 128+N), stderr: ${stderr:0:300}"
+    failures=$((failures + 1))
+  fi
+done
+echo "$failures hostile file(s) mishandled"
+((failures == 0))
