@@ -57,7 +57,9 @@ OPENACLNN_HOST_DEVICE inline double BceElementWide(LossKind kind, double gradien
                            [&] { return math::exact::GradSelf(x, t, w, p, g, gradient_scale); });
     default:
       if (!finite) return math::ReferenceGradTarget<O>(x, w, p, g) * scale;
-      return SettleToFloat(math::GradTarget64<O64>(x, w, p, g, gradient_scale),
+      // p = 1 (no pos_weight): the log term's coefficient is 0, skip computing it.
+      const double log_term = p == 1.0f ? 0.0 : math::Log1pExpNeg64<O64>(std::fabs(double{x}));
+      return SettleToFloat(math::GradTarget64<O64>(x, w, p, g, gradient_scale, log_term),
                            [&] { return math::exact::GradTarget(x, w, p, g, gradient_scale); });
   }
 }

@@ -208,10 +208,6 @@ struct Evaluator {
     const V value = Settle(
         GradSelf64<HwyOps64>(Lower64(xv), Lower64(tv), Lower64(wv), Lower64(pv), Lower64(gv), s),
         GradSelf64<HwyOps64>(Upper64(xv), Upper64(tv), Upper64(wv), Upper64(pv), Upper64(gv), s),
-        [&](const float* lane) {
-          return math::exact::GradSelf(lane[kSelf], lane[kTarget], lane[kWeight], lane[kPosWeight],
-                                       lane[kGradOutput], scale64);
-        },
         xv, tv, wv, pv, gv);
     const auto finite = AllFinite(xv, tv, wv, pv, gv);
     if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
@@ -220,27 +216,36 @@ struct Evaluator {
 
   V GradTarget(V xv, V wv, V pv, V gv) const {
     const V64 s = hn::Set(D64(), scale64);
-    const V value = Settle(
-        GradTarget64<HwyOps64>(Lower64(xv), Lower64(wv), Lower64(pv), Lower64(gv), s),
-        GradTarget64<HwyOps64>(Upper64(xv), Upper64(wv), Upper64(pv), Upper64(gv), s),
-        [&](const float* lane) {
-          return math::exact::GradTarget(lane[kSelf], lane[kWeight], lane[kPosWeight],
-                                         lane[kGradOutput], scale64);
-        },
-        xv, xv, wv, pv, gv);
+    // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
+    const V64 x_lower = Lower64(xv), x_upper = Upper64(xv);
+    V64 log_lower = hn::Zero(D64()), log_upper = hn::Zero(D64());
+    if (!hn::AllTrue(D(), hn::Eq(pv, hn::Set(D(), 1.0f)))) {
+      log_lower = Log1pExpNeg64<HwyOps64>(hn::Abs(x_lower));
+      log_upper = Log1pExpNeg64<HwyOps64>(hn::Abs(x_upper));
+    }
+    const V value =
+        Settle(GradTarget64<HwyOps64>(x_lower, Lower64(wv), Lower64(pv), Lower64(gv), s, log_lower),
+               GradTarget64<HwyOps64>(x_upper, Upper64(wv), Upper64(pv), Upper64(gv), s, log_upper),
+               xv, xv, wv, pv, gv);
     const auto finite = AllFinite(xv, wv, pv, gv);
     if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
     return hn::IfThenElse(finite, value, ReferenceGradTarget<HwyOps>(xv, wv, pv, gv) * scale);
   }
 
-  // The estimates rounded to fp32; lanes not settled by them take exact(inputs of the lane),
-  // the inputs indexed by OperandIndex.
-  template <class Exact>
-  static V Settle(const Estimate64<HwyOps64>& lower, const Estimate64<HwyOps64>& upper, Exact exact,
-                  V xv, V tv, V wv, V pv, V gv) {
-    V value = Narrow(lower.value, upper.value);
+  // The estimates rounded to fp32, where they settle every lane (nearly always).
+  V Settle(const Estimate64<HwyOps64>& lower, const Estimate64<HwyOps64>& upper, V xv, V tv, V wv,
+           V pv, V gv) const {
+    const V value = Narrow(lower.value, upper.value);
     const auto settled_lower = Settled(lower), settled_upper = Settled(upper);
     if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(settled_lower, settled_upper)))) return value;
+    return SettleLanes(value, hn::VecFromMask(D64(), settled_lower),
+                       hn::VecFromMask(D64(), settled_upper), xv, tv, wv, pv, gv);
+  }
+
+  // `value` with its lanes that the estimates left unsettled (settled_* lanes 0) recomputed by
+  // the double-double formula; out of line, so the common path keeps its registers.
+  HWY_NOINLINE V SettleLanes(V value, V64 settled_lower, V64 settled_upper, V xv, V tv, V wv, V pv,
+                             V gv) const {
     constexpr size_t kLanes = hn::MaxLanes(D());
     HWY_ALIGN float inputs[kOut][kLanes];
     HWY_ALIGN float values[kLanes];
@@ -248,13 +253,15 @@ struct Evaluator {
     const V operands[kOut] = {xv, tv, wv, pv, gv};
     for (int which = 0; which < kOut; ++which) hn::Store(operands[which], D(), inputs[which]);
     hn::Store(value, D(), values);
-    hn::Store(hn::VecFromMask(D64(), settled_lower), D64(), settled);
-    hn::Store(hn::VecFromMask(D64(), settled_upper), D64(), settled + kLanes / 2);
+    hn::Store(settled_lower, D64(), settled);
+    hn::Store(settled_upper, D64(), settled + kLanes / 2);
     for (size_t lane = 0; lane < kLanes; ++lane) {
       if (BitCast<uint64_t>(settled[lane]) != 0) continue;
-      float lane_inputs[kOut];
-      for (int which = 0; which < kOut; ++which) lane_inputs[which] = inputs[which][lane];
-      values[lane] = exact(lane_inputs);
+      const float x = inputs[kSelf][lane], w = inputs[kWeight][lane], p = inputs[kPosWeight][lane],
+                  g = inputs[kGradOutput][lane];
+      values[lane] = kKind == LossKind::kGradSelf
+                         ? math::exact::GradSelf(x, inputs[kTarget][lane], w, p, g, scale64)
+                         : math::exact::GradTarget(x, w, p, g, scale64);
     }
     return hn::Load(D(), values);
   }
