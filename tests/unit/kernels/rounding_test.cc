@@ -19,7 +19,15 @@
 #include "kernels/cpu/tile_math.h"
 
 #if defined(__x86_64__)
+#if __has_include(<quadmath.h>)
 #include <quadmath.h>
+#else  // clang does not see GCC's private headers; libquadmath links all the same
+extern "C" {
+__float128 expq(__float128);
+__float128 log1pq(__float128);
+__float128 fabsq(__float128);
+}
+#endif
 using Quad = __float128;
 Quad Exp(Quad v) { return expq(v); }
 Quad Log1p(Quad v) { return log1pq(v); }
