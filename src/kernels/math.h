@@ -60,33 +60,37 @@ OPENACLNN_TABLE float kLogCenterLo[16] = {0.0f,
 // log1p(y) = y + y^2 * (-1/2 + y/3 - y^2/4 + y^3/5 - y^4/6) for |y| <= 1/16, error < 2^-26.
 OPENACLNN_TABLE float kLog1pTaylor[] = {-1.0f / 6, 1.0f / 5, -1.0f / 4, 1.0f / 3, -1.0f / 2};
 
-// fp64 constants for the gradient with respect to self, which is computed in fp64 (see
-// GradSelf64): 1/k! for the Taylor series of exp, and ln 2 split in two.
+// fp64 constants of the exact-to-fp32 formulas (Loss64, GradSelf64, GradTarget64).
+// exp(r) = 1 + r + r^2 * P(r) on |r| <= ln2/2, P of degree 8 fitted near-minimax (Chebyshev, in
+// mpmath): relative error below 2^-49 before rounding.
 inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
-inline constexpr double kLn2Hi64 = 0.6931471805599453;
-inline constexpr double kLn2Lo64 = 2.3190468138462996e-17;
-OPENACLNN_TABLE double kExpTaylor64[] = {1.0,
-                                         1.0,
-                                         1.0 / 2,
-                                         1.0 / 6,
-                                         1.0 / 24,
-                                         1.0 / 120,
-                                         1.0 / 720,
-                                         1.0 / 5040,
-                                         1.0 / 40320,
-                                         1.0 / 362880,
-                                         1.0 / 3628800,
-                                         1.0 / 39916800,
-                                         1.0 / 479001600,
-                                         1.0 / 6227020800};
+inline constexpr double kLn2Hi64 = 0x1.62e42fefa39efp-1;     // ln 2 rounded to fp64
+inline constexpr double kLn2Lo64 = 0x1.abc9e3b39803fp-56;    // ln 2 - kLn2Hi64
+OPENACLNN_TABLE double kExpPoly64[] = {
+    0x1.28803926c8ea8p-22, 0x1.72c720b2e07bfp-19, 0x1.a019c9ab213aap-16,
+    0x1.a019adabfb6abp-13, 0x1.6c16c1738ecf7p-10, 0x1.1111111c45d5bp-7,
+    0x1.5555555554cb8p-5,  0x1.5555555553b7dp-3,  0x1.0000000000000p-1};
+// log(v) = 2s + 2s * z * Q(z) with s = (v-1)/(v+1), z = s^2 <= (3 - 2*sqrt(2))^2 for v in
+// [sqrt(2)/2, sqrt(2)], Q of degree 5 fitted near-minimax: error below 2^-50 of log(v).
+OPENACLNN_TABLE double kAtanhPoly64[] = {0x1.546a3155bacbfp-4, 0x1.7382dbfa1ce75p-4,
+                                          0x1.c71fccd953895p-4, 0x1.2492462af84abp-3,
+                                          0x1.9999999b8677ap-3, 0x1.55555555553b8p-2};
+inline constexpr double kSqrt2 = 1.4142135623730951;
+// exp(-a) is formed for a <= kExpArgMax64 (2^-1010 < e^-700 stays normal); beyond, e^-a is taken
+// as e^-700, which changes no fp32 result (every factor it meets is below 2^256).
+inline constexpr double kExpArgMax64 = 700.0;
+// Relative error bound of the fp64 estimates, used to decide whether their fp32 rounding is
+// certain: exp and log1p(exp) measure below 2^-49 against binary128 (3M arguments over [0, 700]);
+// the fits and the few roundings around them bound them near 2^-48; 2^-44 leaves a margin of 16.
+inline constexpr double kEstimateError64 = 0x1p-44;
 
 // The formulas (Relu ... ReferenceGradTarget) live in math_formulas.inc so that each Highway
 // target can compile its own copy of them (see the note there).
 #include "kernels/math_formulas.inc"
 
 // The policy for one element at a time (host loops, tails of SIMD loops, CUDA threads), in fp32
-// (ScalarOps) or fp64 (ScalarOps64, for GradSelf64).
+// (ScalarOps) or fp64 (ScalarOps64, for the exact-to-fp32 formulas).
 template <class T>
 struct ScalarOpsOf {
   using V = T;
@@ -99,6 +103,8 @@ struct ScalarOpsOf {
   OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
   OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
   OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
+  // The nearest fp32 of a, held as T.
+  OPENACLNN_HOST_DEVICE static V RoundTo32(V a) { return static_cast<T>(static_cast<float>(a)); }
   // 2^(i + k) for rounded = kRoundMagic + i (the integer i in its low mantissa bits) and i + k in
   // the normal exponent range. Integer arithmetic on the bits: no float-to-int conversion.
   OPENACLNN_HOST_DEVICE static V Pow2Rounded(V rounded, int k) {

@@ -28,8 +28,9 @@ struct TileOutput {
 };
 
 // Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
-// stores them to `output` (rounded once to its type) when it has data, and returns their fp32
-// values' sum in the block order of BlockSum when `sum` is set (else 0). Runs the best SIMD
+// stores them to `output` (rounded once to its type) when it has data, and returns the sum of
+// their values before rounding (BceElementWide: the loss in fp64) in the block order of
+// FoldLanes when `sum` is set (else 0). Runs the best SIMD
 // target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
 double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                     const TileOutput& output, bool sum);

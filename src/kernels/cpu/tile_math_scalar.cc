@@ -23,9 +23,11 @@ double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs
     element.w = Read(inputs.operand[kWeight], i);
     element.p = Read(inputs.operand[kPosWeight], i);
     element.g = Read(inputs.operand[kGradOutput], i);
-    const float value = BceElement(kind, gradient_scale, element);
-    if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i, value);
-    if (sum) lanes[i % 16] += static_cast<double>(value);
+    const double wide = BceElementWide(kind, gradient_scale, element);
+    if (output.data != nullptr) {
+      cpu::StoreFrom32(output.data, output.type, i, static_cast<float>(wide));
+    }
+    if (sum) lanes[i % 16] += wide;
   }
   return sum ? FoldLanes(lanes) : 0.0;
 }

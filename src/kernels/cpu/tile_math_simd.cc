@@ -16,6 +16,7 @@
 #include "kernels/cpu/strided.h"
 #include "kernels/cpu/tile_math.h"
 #include "kernels/math.h"
+#include "kernels/math_exact.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/tile_math_simd.cc"

@@ -5,8 +5,8 @@
 
 using D = hn::ScalableTag<float>;
 
-// The vector policy for math.h's formulas over descriptor DV (fp32 lanes, or fp64 lanes for
-// GradSelf64): each member is the lane-wise IEEE operation of the same member of
+// The vector policy for math.h's formulas over descriptor DV (fp32 lanes, or fp64 lanes for the
+// exact-to-fp32 formulas): each member is the lane-wise IEEE operation of the same member of
 // math::ScalarOpsOf.
 template <class DV>
 struct HwyOpsOf {
@@ -22,6 +22,10 @@ struct HwyOpsOf {
   template <class M>
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
+  }
+  static V RoundTo32(V a) {
+    const hn::Rebind<float, DV> df;
+    return hn::PromoteTo(DV(), hn::DemoteTo(df, a));
   }
   // 2^(i + k) for rounded = kRoundMagic + i: integer arithmetic on the exponent field.
   static V Pow2Rounded(V rounded, int k) {
@@ -58,19 +62,14 @@ using HwyOps64 = HwyOpsOf<D64>;
 // Declared after the formulas, whose own local V would otherwise shadow it.
 using V = hn::Vec<D>;
 
-// GradSelf64 on the float lanes of v: each half widened to fp64, evaluated, rounded back once.
-V GradSelfInFp64(V x, V t, V w, V p, V g, hn::Vec<D64> scale) {
+using V64 = hn::Vec<D64>;
+
+// The fp64 lanes of each half of a float vector, and back, rounded once.
+V64 Lower64(V v) { return hn::PromoteTo(D64(), hn::LowerHalf(hn::Half<D>(), v)); }
+V64 Upper64(V v) { return hn::PromoteTo(D64(), hn::UpperHalf(hn::Half<D>(), v)); }
+V Narrow(V64 lower, V64 upper) {
   const hn::Half<D> dh;
-  const D64 d64;
-  auto half = [&](auto take) {
-    const auto wide = GradSelf64<HwyOps64>(hn::PromoteTo(d64, take(x)), hn::PromoteTo(d64, take(t)),
-                                           hn::PromoteTo(d64, take(w)), hn::PromoteTo(d64, take(p)),
-                                           hn::PromoteTo(d64, take(g)));
-    return hn::DemoteTo(dh, wide * scale);
-  };
-  const auto lower = half([&](V v) { return hn::LowerHalf(dh, v); });
-  const auto upper = half([&](V v) { return hn::UpperHalf(dh, v); });
-  return hn::Combine(D(), upper, lower);
+  return hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
 }
 
 // One input operand as the loop reads it: fp16/bf16 are widened in registers.
@@ -151,13 +150,6 @@ void Store(const TileOutput& output, int64_t i, V v) {
   }
 }
 
-// Lanes where the kNear formulas apply (|x| <= kExpNearMax) and gave a finite result. That
-// result is not finite wherever another input is not (inf*0 and inf-inf are NaN, and the
-// log1p(exp(-|x|)) factor is never 0 there), so those lanes need no test of their own.
-auto NearAndFinite(V x, V result) {
-  return hn::And(hn::Le(hn::Abs(x), hn::Set(D(), math::kExpNearMax)), hn::IsFinite(result));
-}
-
 // Lanes where every value is finite: v*0 is 0 for finite v and NaN otherwise, so one test of
 // their sum covers them all.
 template <class... Vs>
@@ -167,40 +159,112 @@ auto AllFinite(V first, Vs... rest) {
   return hn::Eq(zeros, zeros);
 }
 
-// A loss kind's per-vector evaluation. Where some lane has an input that is not finite, that
-// lane takes the reference formula, as the scalar code does.
+// One vector of results: `value` as stored, `lower`/`upper` its halves before the last
+// rounding (BceElementWide), as mean/sum add them.
+struct Result {
+  V value;
+  V64 lower, upper;
+};
+
+// A loss kind's per-vector evaluation: the formulas on both fp64 halves; a gradient's lanes whose
+// fp32 rounding is not certain are recomputed one at a time by the double-double formulas. Where
+// some lane has an input that is not finite, that lane takes the reference formula, as the scalar
+// code does.
 template <LossKind kKind>
 struct Evaluator {
   Source x, t, w, p, g;
   V scale;
-  hn::Vec<D64> scale64;
+  double scale64;
 
-  V At(int64_t i) const { return Compute(x.Load(i), t.Load(i), w.Load(i), p.Load(i), g.Load(i)); }
-  V AtPartial(int64_t i, int64_t n) const {
+  Result At(int64_t i) const {
+    return Compute(x.Load(i), t.Load(i), w.Load(i), p.Load(i), g.Load(i));
+  }
+  Result AtPartial(int64_t i, int64_t n) const {
     return Compute(x.LoadPartial(i, n), t.LoadPartial(i, n), w.LoadPartial(i, n),
                    p.LoadPartial(i, n), g.LoadPartial(i, n));
   }
 
  private:
-  V Compute(V xv, V tv, V wv, V pv, V gv) const {
+  Result Compute(V xv, V tv, V wv, V pv, V gv) const {
     if constexpr (kKind == LossKind::kLoss) {
-      const V fast = Loss<HwyOps, Range::kNear>(xv, tv, wv, pv);
-      if (HWY_LIKELY(hn::AllTrue(D(), NearAndFinite(xv, fast)))) return fast;
-      return hn::IfThenElse(AllFinite(xv, tv, wv, pv), Loss<HwyOps>(xv, tv, wv, pv),
-                            ReferenceLoss<HwyOps>(xv, tv, wv, pv));
-    } else if constexpr (kKind == LossKind::kGradSelf) {
-      const auto finite = AllFinite(xv, tv, wv, pv, gv);
-      const V fast = GradSelfInFp64(xv, tv, wv, pv, gv, scale64);
-      if (HWY_LIKELY(hn::AllTrue(D(), finite))) return fast;
-      return hn::IfThenElse(finite, fast, ReferenceGradSelf<HwyOps>(xv, tv, wv, pv, gv) * scale);
-    } else {
-      V grad = GradTarget<HwyOps, Range::kNear>(xv, wv, pv, gv);
-      if (HWY_UNLIKELY(!hn::AllTrue(D(), NearAndFinite(xv, grad)))) {
-        grad = hn::IfThenElse(AllFinite(xv, wv, pv, gv), GradTarget<HwyOps>(xv, wv, pv, gv),
-                              ReferenceGradTarget<HwyOps>(xv, wv, pv, gv));
+      Result r{V(), Loss64<HwyOps64>(Lower64(xv), Lower64(tv), Lower64(wv), Lower64(pv)),
+               Loss64<HwyOps64>(Upper64(xv), Upper64(tv), Upper64(wv), Upper64(pv))};
+      r.value = Narrow(r.lower, r.upper);
+      const auto finite = AllFinite(xv, tv, wv, pv);
+      if (HWY_UNLIKELY(!hn::AllTrue(D(), finite))) {
+        r.value = hn::IfThenElse(finite, r.value, ReferenceLoss<HwyOps>(xv, tv, wv, pv));
+        r.lower = Lower64(r.value);
+        r.upper = Upper64(r.value);
       }
-      return grad * scale;
+      return r;
+    } else {
+      const V value =
+          kKind == LossKind::kGradSelf ? GradSelf(xv, tv, wv, pv, gv) : GradTarget(xv, wv, pv, gv);
+      return {value, Lower64(value), Upper64(value)};
     }
+  }
+
+  V GradSelf(V xv, V tv, V wv, V pv, V gv) const {
+    const V64 s = hn::Set(D64(), scale64);
+    const V value = Settle(
+        GradSelf64<HwyOps64>(Lower64(xv), Lower64(tv), Lower64(wv), Lower64(pv), Lower64(gv), s),
+        GradSelf64<HwyOps64>(Upper64(xv), Upper64(tv), Upper64(wv), Upper64(pv), Upper64(gv), s),
+        xv, tv, wv, pv, gv);
+    const auto finite = AllFinite(xv, tv, wv, pv, gv);
+    if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
+    return hn::IfThenElse(finite, value, ReferenceGradSelf<HwyOps>(xv, tv, wv, pv, gv) * scale);
+  }
+
+  V GradTarget(V xv, V wv, V pv, V gv) const {
+    const V64 s = hn::Set(D64(), scale64);
+    // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
+    const V64 x_lower = Lower64(xv), x_upper = Upper64(xv);
+    V64 log_lower = hn::Zero(D64()), log_upper = hn::Zero(D64());
+    if (!hn::AllTrue(D(), hn::Eq(pv, hn::Set(D(), 1.0f)))) {
+      log_lower = Log1pExpNeg64<HwyOps64>(hn::Abs(x_lower));
+      log_upper = Log1pExpNeg64<HwyOps64>(hn::Abs(x_upper));
+    }
+    const V value =
+        Settle(GradTarget64<HwyOps64>(x_lower, Lower64(wv), Lower64(pv), Lower64(gv), s, log_lower),
+               GradTarget64<HwyOps64>(x_upper, Upper64(wv), Upper64(pv), Upper64(gv), s, log_upper),
+               xv, xv, wv, pv, gv);
+    const auto finite = AllFinite(xv, wv, pv, gv);
+    if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
+    return hn::IfThenElse(finite, value, ReferenceGradTarget<HwyOps>(xv, wv, pv, gv) * scale);
+  }
+
+  // The estimates rounded to fp32, where they settle every lane (nearly always).
+  V Settle(const Estimate64<HwyOps64>& lower, const Estimate64<HwyOps64>& upper, V xv, V tv, V wv,
+           V pv, V gv) const {
+    const V value = Narrow(lower.value, upper.value);
+    const auto settled_lower = Settled(lower), settled_upper = Settled(upper);
+    if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(settled_lower, settled_upper)))) return value;
+    return SettleLanes(value, hn::VecFromMask(D64(), settled_lower),
+                       hn::VecFromMask(D64(), settled_upper), xv, tv, wv, pv, gv);
+  }
+
+  // `value` with its lanes that the estimates left unsettled (settled_* lanes 0) recomputed by
+  // the double-double formula; out of line, so the common path keeps its registers.
+  HWY_NOINLINE V SettleLanes(V value, V64 settled_lower, V64 settled_upper, V xv, V tv, V wv, V pv,
+                             V gv) const {
+    constexpr size_t kLanes = hn::MaxLanes(D());
+    HWY_ALIGN float inputs[kOut][kLanes];
+    HWY_ALIGN float values[kLanes];
+    HWY_ALIGN double settled[kLanes];
+    const V operands[kOut] = {xv, tv, wv, pv, gv};
+    for (int which = 0; which < kOut; ++which) hn::Store(operands[which], D(), inputs[which]);
+    hn::Store(value, D(), values);
+    hn::Store(settled_lower, D64(), settled);
+    hn::Store(settled_upper, D64(), settled + kLanes / 2);
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+      if (BitCast<uint64_t>(settled[lane]) != 0) continue;
+      const float x = inputs[kSelf][lane], w = inputs[kWeight][lane], p = inputs[kPosWeight][lane],
+                  g = inputs[kGradOutput][lane];
+      values[lane] = kKind == LossKind::kGradSelf
+                         ? math::exact::GradSelf(x, inputs[kTarget][lane], w, p, g, scale64)
+                         : math::exact::GradTarget(x, w, p, g, scale64);
+    }
+    return hn::Load(D(), values);
   }
 };
 
@@ -211,10 +275,13 @@ Evaluator<kKind> MakeEvaluator(double gradient_scale, const TileInputs& in) {
   const TileOperand none;
   const TileOperand& t = kKind == LossKind::kGradTarget ? none : in.operand[kTarget];
   const TileOperand& g = kKind == LossKind::kLoss ? none : in.operand[kGradOutput];
-  return {
-      Source(in.operand[kSelf]),      Source(t), Source(in.operand[kWeight]),
-      Source(in.operand[kPosWeight]), Source(g), hn::Set(D(), static_cast<float>(gradient_scale)),
-      hn::Set(D64(), gradient_scale)};
+  return {Source(in.operand[kSelf]),
+          Source(t),
+          Source(in.operand[kWeight]),
+          Source(in.operand[kPosWeight]),
+          Source(g),
+          hn::Set(D(), static_cast<float>(gradient_scale)),
+          gradient_scale};
 }
 
 // The 16 fp64 lanes of the block order (element i to lane i % 16) as 32/N vectors of N/2
@@ -224,24 +291,22 @@ class BlockAccumulator {
   static constexpr size_t kLanes = hn::MaxLanes(D());
   static_assert(kLanes <= 16 && 16 % kLanes == 0, "the block order needs N dividing 16");
   static constexpr size_t kGroups = 16 / kLanes;
-  using DD = hn::Rebind<double, hn::Half<D>>;
 
   BlockAccumulator() {
-    for (auto& sum : sums_) sum = hn::Zero(DD());
+    for (auto& sum : sums_) sum = hn::Zero(D64());
   }
 
-  void Add(size_t group, V v) {
-    const hn::Half<D> dh;
-    sums_[2 * group] = sums_[2 * group] + hn::PromoteTo(DD(), hn::LowerHalf(dh, v));
-    sums_[2 * group + 1] = sums_[2 * group + 1] + hn::PromoteTo(DD(), hn::UpperHalf(dh, v));
+  void Add(size_t group, const Result& r) {
+    sums_[2 * group] = sums_[2 * group] + r.lower;
+    sums_[2 * group + 1] = sums_[2 * group + 1] + r.upper;
   }
 
   void StoreLanes(double* lanes) const {
-    for (size_t k = 0; k < 2 * kGroups; ++k) hn::StoreU(sums_[k], DD(), lanes + k * (kLanes / 2));
+    for (size_t k = 0; k < 2 * kGroups; ++k) hn::StoreU(sums_[k], D64(), lanes + k * (kLanes / 2));
   }
 
  private:
-  hn::Vec<DD> sums_[2 * kGroups];
+  V64 sums_[2 * kGroups];
 };
 
 // Elements [i, count), fewer than 16: whole vectors then one partial one, summed per element.
@@ -251,12 +316,15 @@ void RunRemainder(const Evaluator<kKind>& eval, int64_t i, int64_t count, const 
   constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   for (; i < count; i += kLanes) {
     const int64_t n = count - i < kLanes ? count - i : kLanes;
-    const V v = n == kLanes ? eval.At(i) : eval.AtPartial(i, n);
+    const Result r = n == kLanes ? eval.At(i) : eval.AtPartial(i, n);
     HWY_ALIGN float values[kLanes];
-    hn::Store(v, D(), values);
+    HWY_ALIGN double wide[kLanes];
+    hn::Store(r.value, D(), values);
+    hn::Store(r.lower, D64(), wide);
+    hn::Store(r.upper, D64(), wide + kLanes / 2);
     for (int64_t j = 0; j < n; ++j) {
       if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i + j, values[j]);
-      if (sum) lanes[(i + j) % 16] += static_cast<double>(values[j]);
+      if (sum) lanes[(i + j) % 16] += wide[j];
     }
   }
 }
@@ -271,9 +339,9 @@ double RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
   for (; i + 16 <= count; i += 16) {
     for (size_t group = 0; group < BlockAccumulator::kGroups; ++group) {
       const int64_t at = i + static_cast<int64_t>(group * kLanes);
-      const V v = eval.At(at);
-      if (output.data != nullptr) Store(output, at, v);
-      if (sum) accumulator.Add(group, v);
+      const Result r = eval.At(at);
+      if (output.data != nullptr) Store(output, at, r.value);
+      if (sum) accumulator.Add(group, r);
     }
   }
   double lanes[16];

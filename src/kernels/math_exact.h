@@ -1,0 +1,137 @@
+// The gradients in double-double arithmetic (about 100 significant bits), for the rare elements
+// whose fp64 estimate (math.h's GradSelf64, GradTarget64) lies too near an fp32 rounding
+// boundary to be rounded with certainty: near a midpoint between two floats, or where the terms
+// cancel deeply (near the gradient's zero). Scalar code only, used by every backend for those
+// elements, so the scalar and SIMD paths agree bit for bit. Finite inputs.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "base/dtype.h"
+#include "kernels/math.h"
+
+namespace openaclnn::math::exact {
+
+// hi + lo with |lo| <= ulp(hi)/2.
+struct DD {
+  double hi = 0.0, lo = 0.0;
+};
+
+OPENACLNN_HOST_DEVICE inline DD TwoSum(double a, double b) {
+  const double sum = a + b;
+  const double b_part = sum - a;
+  return {sum, (a - (sum - b_part)) + (b - b_part)};
+}
+
+// |a| >= |b| or a = 0.
+OPENACLNN_HOST_DEVICE inline DD FastTwoSum(double a, double b) {
+  const double sum = a + b;
+  return {sum, b - (sum - a)};
+}
+
+OPENACLNN_HOST_DEVICE inline DD Add(DD a, DD b) {
+  const DD high = TwoSum(a.hi, b.hi);
+  const DD low = TwoSum(a.lo, b.lo);
+  DD sum = FastTwoSum(high.hi, high.lo + low.hi);
+  return FastTwoSum(sum.hi, sum.lo + low.lo);
+}
+
+OPENACLNN_HOST_DEVICE inline DD Neg(DD a) { return {-a.hi, -a.lo}; }
+
+OPENACLNN_HOST_DEVICE inline DD Mul(DD a, DD b) {
+  const double product = a.hi * b.hi;
+  const double error = std::fma(a.hi, b.hi, -product);
+  return FastTwoSum(product, error + (a.hi * b.lo + a.lo * b.hi));
+}
+
+OPENACLNN_HOST_DEVICE inline DD Mul(DD a, double b) { return Mul(a, DD{b, 0.0}); }
+
+// a / b by three quotient digits, each from the remainder left by the ones before.
+OPENACLNN_HOST_DEVICE inline DD Div(DD a, DD b) {
+  const double q1 = a.hi / b.hi;
+  DD rest = Add(a, Neg(Mul(b, q1)));
+  const double q2 = rest.hi / b.hi;
+  rest = Add(rest, Neg(Mul(b, q2)));
+  const double q3 = rest.hi / b.hi;
+  return Add(FastTwoSum(q1, q2), DD{q3, 0.0});
+}
+
+// exp(r) - 1 for |r| <= 0.75, relative error about 2^-100: the Taylor series on r / 2^10, then
+// ten doublings (1 + q)^2 - 1 = 2q + q^2, which keep the relative precision of small results.
+OPENACLNN_HOST_DEVICE inline DD ExpM1(DD r) {
+  constexpr int kHalvings = 10;
+  const DD small{std::ldexp(r.hi, -kHalvings), std::ldexp(r.lo, -kHalvings)};
+  // Horner in the form q = r(1 + r/2 (1 + r/3 (1 + ...))), 12 terms: |r| < 2^-10, error 2^-120.
+  DD q{1.0, 0.0};
+  for (int k = 12; k >= 2; --k) {
+    DD step = Mul(small, q);
+    const double quotient = step.hi / k;
+    const double remainder = std::fma(-quotient, static_cast<double>(k), step.hi) + step.lo;
+    step = FastTwoSum(quotient, remainder / k);
+    q = Add(DD{1.0, 0.0}, step);
+  }
+  q = Mul(small, q);
+  for (int i = 0; i < kHalvings; ++i) q = Add(Add(q, q), Mul(q, q));
+  return q;
+}
+
+// exp(-a) for finite a >= 0 (a > kExpArgMax64 as kExpArgMax64, as ExpNeg64): 2^-m * exp(r) with
+// r = m*ln2 - a in double-double (ln2 in two parts, m below 2^11).
+OPENACLNN_HOST_DEVICE inline DD ExpNeg(double a) {
+  a = a < kExpArgMax64 ? a : kExpArgMax64;
+  const double m = std::nearbyint(a * kLog2E64);
+  const DD m_ln2 = Mul(DD{kLn2Hi64, kLn2Lo64}, m);
+  const DD exp_r = Add(DD{1.0, 0.0}, ExpM1(Add(m_ln2, DD{-a, 0.0})));
+  const int shift = -static_cast<int>(m);
+  return {std::ldexp(exp_r.hi, shift), std::ldexp(exp_r.lo, shift)};
+}
+
+// log(1 + e) for e in [0, 1]: one Newton step from the fp64 value y0, y = y0 + (1 + e) *
+// exp(-y0) - 1, with (1 + e)(1 + q) - 1 = e + q + e*q (q = expm1(-y0)) summed so that tiny
+// results keep their relative precision.
+OPENACLNN_HOST_DEVICE inline DD Log1p(DD e) {
+  const double y0 = Log1p64<ScalarOps64>(e.hi);
+  const DD q = ExpM1(DD{-y0, 0.0});
+  const DD step = Add(Add(e, q), Mul(e, q));
+  return Add(DD{y0, 0.0}, step);
+}
+
+// The nearest fp32 of hi + lo: hi rounded to odd (its last bit set where lo is not 0) keeps lo's
+// direction through the second rounding, so the two roundings give the one correct rounding.
+OPENACLNN_HOST_DEVICE inline float RoundToFloat(DD v) {
+  uint64_t bits = BitCast<uint64_t>(v.hi);
+  if (v.lo != 0.0 && (bits & 1) == 0) {
+    const bool away_from_zero = (v.lo > 0.0) == (v.hi > 0.0);
+    bits = away_from_zero ? bits + 1 : bits - 1;
+  }
+  return static_cast<float>(BitCast<double>(bits));
+}
+
+// GradSelf64's formula in double-double, rounded once to fp32.
+OPENACLNN_HOST_DEVICE inline float GradSelf(float x, float t, float w, float p, float g,
+                                            double scale) {
+  const DD e = ExpNeg(std::fabs(static_cast<double>(x)));
+  const DD neg_part = TwoSum(1.0, -static_cast<double>(t));  // 1 - t, inexact in fp64 for tiny t
+  const DD pos_part{static_cast<double>(p) * t, 0.0};        // exact: 48 significant bits
+  const bool negative = x < 0.0f;
+  const DD numerator =
+      negative ? Add(Mul(e, neg_part), Neg(pos_part)) : Add(neg_part, Neg(Mul(e, pos_part)));
+  const DD quotient = Div(numerator, Add(DD{1.0, 0.0}, e));
+  return RoundToFloat(Mul(Mul(quotient, static_cast<double>(g) * w), scale));
+}
+
+// GradTarget64's formula in double-double, rounded once to fp32.
+OPENACLNN_HOST_DEVICE inline float GradTarget(float x, float w, float p, float g, double scale) {
+  const double a = std::fabs(static_cast<double>(x));
+  // p = 1: the log term's coefficient is 0, and g*w*x alone often lands on an fp32 midpoint
+  // (short inputs such as fp16's), so this path must stay cheap there.
+  const DD log_term = p == 1.0f ? DD{} : Log1p(ExpNeg(a));
+  const double linear_coef = x < 0.0f ? static_cast<double>(p) : -1.0;
+  // (p - 1) * log_term as p * log_term - log_term: p - 1 is not exact in fp64 for tiny p.
+  const DD inner =
+      Add(Add(Mul(log_term, static_cast<double>(p)), Neg(log_term)), DD{linear_coef * a, 0.0});
+  return RoundToFloat(Mul(Mul(inner, static_cast<double>(g) * w), scale));
+}
+
+}  // namespace openaclnn::math::exact
