@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,33 @@ enum Weights { kNoWeights, kFullWeight, kPerClass };
 enum Layout { kContiguous, kTransposed, kAllTransposed };
 
 aclrtStream g_stream = nullptr;
+
+// CPU seconds of every thread of this process. On a shared machine a neighbour stretches the
+// wall-clock time of a run but hardly its CPU time, so CPU time per element compares two builds
+// more steadily (it counts work, spinning waits included, and misses only the stalls a neighbour
+// causes in shared caches and memory).
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// Runs the timed loop of `call` and reports elements per second (wall clock) and CPU ns per
+// element (all threads); stops at the first failing call.
+template <class Call>
+void TimeCalls(benchmark::State& state, int64_t count, Call&& call) {
+  const double cpu_start = ProcessCpuSeconds();
+  for (auto _ : state) {
+    if (!call()) {
+      state.SkipWithError(aclGetRecentErrMsg());
+      break;
+    }
+    aclrtSynchronizeStream(g_stream);
+  }
+  const double elements = static_cast<double>(state.iterations() * count);
+  state.SetItemsProcessed(state.iterations() * count);
+  state.counters["cpu_ns_per_elem"] = 1e9 * (ProcessCpuSeconds() - cpu_start) / elements;
+}
 
 size_t SizeOf(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
@@ -84,17 +112,12 @@ void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weight
   aclDestroyAclOpExecutor(executor);
   if (workspace_bytes > 0) aclrtMalloc(&workspace, workspace_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
   if (workspace) aclrtMemset(workspace, workspace_bytes, 0, workspace_bytes);
-  for (auto _ : state) {
+  TimeCalls(state, count, [&] {
     uint64_t bytes = 0;
-    if (aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
-            self, target, weight, pos_weight, reduction, result, &bytes, &executor) != 0 ||
-        aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream) != 0) {
-      state.SkipWithError(aclGetRecentErrMsg());
-      break;
-    }
-    aclrtSynchronizeStream(g_stream);
-  }
-  state.SetItemsProcessed(state.iterations() * count);
+    return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
+               self, target, weight, pos_weight, reduction, result, &bytes, &executor) == 0 &&
+           aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream) == 0;
+  });
   for (aclTensor* tensor : {self, target, weight, pos_weight, result}) {
     if (tensor) aclDestroyTensor(tensor);
   }
@@ -133,17 +156,13 @@ void BM_Gradient(benchmark::State& state, Gradient gradient, aclDataType type, i
                   : aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize;
   auto run = gradient == kGradSelf ? aclnnBinaryCrossEntropyWithLogitsBackward
                                    : aclnnBinaryCrossEntropyWithLogitsTargetBackward;
-  for (auto _ : state) {
+  TimeCalls(state, count, [&] {
     uint64_t bytes = 0;
     aclOpExecutor* executor = nullptr;
-    if (plan(grad, self, target, weight, pos_weight, reduction, result, &bytes, &executor) != 0 ||
-        run(nullptr, bytes, executor, g_stream) != 0) {
-      state.SkipWithError(aclGetRecentErrMsg());
-      break;
-    }
-    aclrtSynchronizeStream(g_stream);
-  }
-  state.SetItemsProcessed(state.iterations() * count);
+    return plan(grad, self, target, weight, pos_weight, reduction, result, &bytes, &executor) ==
+               0 &&
+           run(nullptr, bytes, executor, g_stream) == 0;
+  });
   for (aclTensor* tensor : {self, target, grad, weight, pos_weight, result}) {
     if (tensor) aclDestroyTensor(tensor);
   }

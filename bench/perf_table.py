@@ -10,7 +10,8 @@ thread count, and divides each rate by the limit of that case's own memory traff
 triad bandwidth that the same bce_bench run measured: every operand the op must read once, plus
 the output (STREAM's convention: no write-allocate traffic). Every rate is the best of
 --repetitions runs: on a shared machine neighbours only ever slow a run down. About 5 minutes for
-one thread count on 2 cores.
+one thread count on 2 cores. (To compare two builds on a busy machine, read bce_bench's own
+cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
 """
 import argparse, json, os, platform, subprocess, sys, time
 
