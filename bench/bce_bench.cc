@@ -179,6 +179,7 @@ void BM_Stream(benchmark::State& state) {
   auto* a = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
   auto* b = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
   auto* c = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
+  const double cpu_start = ProcessCpuSeconds();
   for (auto _ : state) {
     std::vector<std::thread> pool;
     const int64_t share = count / threads;
@@ -192,7 +193,9 @@ void BM_Stream(benchmark::State& state) {
     for (std::thread& thread : pool) thread.join();
     benchmark::DoNotOptimize(a[0]);
   }
+  const double bytes = static_cast<double>(state.iterations() * 4 * 12 * count);
   state.SetBytesProcessed(state.iterations() * 4 * 12 * count);
+  state.counters["cpu_ns_per_byte"] = 1e9 * (ProcessCpuSeconds() - cpu_start) / bytes;
   for (float* data : {a, b, c}) aclrtFree(data);
 }
 

@@ -25,6 +25,9 @@ def rate(benchmark):
 
 
 def run_bench(build, threads, repetitions, cases):
+    """{name: (best wall-clock rate, best CPU-time rate)}, per second: elements, or bytes for the
+    triad probe. The CPU-time rate is the work of `threads` threads per CPU second of the process
+    (all its threads), which the neighbours on a shared machine barely change."""
     env = dict(os.environ, OPENACLNN_NUM_THREADS=str(threads))
     cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_format=json",
            "--benchmark_filter=stream|" + cases,
@@ -35,10 +38,18 @@ def run_bench(build, threads, repetitions, cases):
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
         name = b["name"]
-        best = results.get(name)
-        if best is None or rate(b) > rate(best):
-            results[name] = b
+        case = parse(name)
+        used = threads_used(case, threads) if case else threads
+        cpu = used / (b.get("cpu_ns_per_elem") or b["cpu_ns_per_byte"]) * 1e9
+        wall, best_cpu = results.get(name, (0.0, 0.0))
+        results[name] = (max(wall, rate(b)), max(best_cpu, cpu))
     return results
+
+
+def threads_used(case, threads):
+    """Threads the kernel runs on: at least two 4096-element blocks each (bce_cpu.cc)."""
+    blocks = -(-case["n"] // 4096)
+    return max(1, min(threads, blocks // 2))
 
 
 def parse(name):
@@ -60,8 +71,9 @@ def bytes_per_element(case):
 
 
 def torch_rate(torch, case, threads, repetitions):
-    """PyTorch's rate for the forward, or for autograd's backward alone (the forward it needs
-    runs once, outside the timing); None where PyTorch cannot run the case (fp16 on the CPU)."""
+    """PyTorch's (wall-clock, CPU-time) rates for the forward, or for autograd's backward alone
+    (the forward it needs runs once, outside the timing); None where PyTorch cannot run the case
+    (fp16 on the CPU)."""
     torch.set_num_threads(threads)
     tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
     n, rows = case["n"], case["n"] // 100
@@ -86,17 +98,18 @@ def torch_rate(torch, case, threads, repetitions):
         call()
     except RuntimeError:
         return None
-    best = 0.0
+    best, best_cpu = 0.0, 0.0
     for _ in range(repetitions):
         reps, elapsed = 1, 0.0
         while elapsed < 0.05:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             for _ in range(reps):
                 call()
-            elapsed = time.perf_counter() - start
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
             reps *= 2
         best = max(best, (reps // 2) * n / elapsed / 1e9)
-    return best
+        best_cpu = max(best_cpu, threads_used(case, threads) * (reps // 2) * n / cpu / 1e9)
+    return best, best_cpu
 
 
 def cpu_model():
@@ -117,32 +130,38 @@ def short(n):
 
 
 def table(rows):
-    lines = ["| op | layout | dtype | reduction | weights | N | threads | OpenACLNN Gelem/s "
-             "| fraction of limit | PyTorch Gelem/s | ratio |", "|" + "---|" * 11]
+    lines = ["| op | layout | dtype | reduction | weights | N | threads | Gelem/s | fraction of limit "
+             "| CPU-time Gelem/s | its fraction | PyTorch Gelem/s | PyTorch CPU-time | ratio "
+             "(CPU time) |", "|" + "---|" * 14]
     for case, threads, ours, limit, theirs in rows:
-        lines.append("| %s | %s | %s | %s | %s | %s | %d | %.3f | %.2f | %s | %s |" % (
+        torch_text = ["n/a"] * 3
+        if theirs:
+            torch_text = ["%.3f" % theirs[0], "%.3f" % theirs[1], "%.1f" % (ours[1] / theirs[1])]
+        lines.append("| %s | %s | %s | %s | %s | %s | %d | %.3f | %.2f | %.3f | %.2f | %s |" % (
             OP_TITLE[case["op"]], case["layout"], case["dtype"], case["reduction"],
-            case["weights"], short(case["n"]), threads, ours, ours / limit,
-            "%.3f" % theirs if theirs else "n/a", "%.1f" % (ours / theirs) if theirs else "n/a"))
+            case["weights"], short(case["n"]), threads, ours[0], ours[0] / limit[0], ours[1],
+            ours[1] / limit[1], " | ".join(torch_text)))
     return lines
 
 
 def summaries(rows):
     """The issue's derived figures: the small call in microseconds, and the narrow types' element
-    rate against fp32's on the same problem."""
+    rate against fp32's on the same problem (wall clock; CPU time in parentheses)."""
     lines = []
     by_key = {(c["op"], c["layout"], c["dtype"], c["reduction"], c["weights"], c["n"], th): ours
               for c, th, ours, _, _ in rows}
     for (op, layout, dtype, reduction, weights, n, threads), ours in sorted(by_key.items()):
         if n <= 1000:
             lines.append("- small call, %s %s N = %d, %d threads (phase 1 + phase 2 + "
-                         "synchronize): %.2f us" % (OP_TITLE[op], reduction, n, threads,
-                                                    n / ours / 1e3))
+                         "synchronize): %.2f us (%.2f us of CPU)" % (
+                             OP_TITLE[op], reduction, n, threads, n / ours[0] / 1e3,
+                             n / ours[1] / 1e3))
         if dtype != "fp32":
             fp32 = by_key.get((op, layout, "fp32", reduction, weights, n, threads))
             if fp32:
-                lines.append("- %s %s N = %s, %d threads: %s element rate / fp32's = %.2f" % (
-                    OP_TITLE[op], reduction, short(n), threads, dtype, ours / fp32))
+                lines.append("- %s %s N = %s, %d threads: %s element rate / fp32's = %.2f "
+                             "(%.2f)" % (OP_TITLE[op], reduction, short(n), threads, dtype,
+                                         ours[0] / fp32[0], ours[1] / fp32[1]))
     return lines
 
 
@@ -159,17 +178,17 @@ def main():
     for threads in [int(t) for t in args.threads.split(",")]:
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
         results = run_bench(args.build, threads, args.repetitions, args.cases)
-        bandwidth = rate(results["stream/triad/20000000/%d/repeats:5/real_time" % threads])
-        header.append("threads %d: STREAM triad %.1f GB/s (best of 5)" % (threads,
-                                                                          bandwidth / 1e9))
+        bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]
+        header.append("threads %d: STREAM triad %.1f GB/s wall clock, %.1f GB/s per CPU-time "
+                      "(best of 5)" % (threads, bandwidth[0] / 1e9, bandwidth[1] / 1e9))
         print(header[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
         for name, result in results.items():
             case = parse(name)
             if case is None:
                 continue
-            limit = bandwidth / bytes_per_element(case) / 1e9
+            limit = [b / bytes_per_element(case) / 1e9 for b in bandwidth]
             theirs = torch_rate(torch, case, threads, args.repetitions)
-            rows.append((case, threads, rate(result) / 1e9, limit, theirs))
+            rows.append((case, threads, [r / 1e9 for r in result], limit, theirs))
     text = "\n".join(["- " + line for line in header] + [""] + table(rows) + [""] +
                      summaries(rows)) + "\n"
     print(text)
