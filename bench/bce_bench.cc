@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +27,33 @@ enum Weights { kNoWeights, kFullWeight, kPerClass };
 enum Layout { kContiguous, kTransposed, kAllTransposed };
 
 aclrtStream g_stream = nullptr;
+
+// CPU seconds of every thread of this process. On a shared machine a neighbour stretches the
+// wall-clock time of a run but hardly its CPU time, so CPU time per element compares two builds
+// more steadily (it counts work, spinning waits included, and misses only the stalls a neighbour
+// causes in shared caches and memory).
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// Runs the timed loop of `call` and reports elements per second (wall clock) and CPU ns per
+// element (all threads); stops at the first failing call.
+template <class Call>
+void TimeCalls(benchmark::State& state, int64_t count, Call&& call) {
+  const double cpu_start = ProcessCpuSeconds();
+  for (auto _ : state) {
+    if (!call()) {
+      state.SkipWithError(aclGetRecentErrMsg());
+      break;
+    }
+    aclrtSynchronizeStream(g_stream);
+  }
+  const double elements = static_cast<double>(state.iterations() * count);
+  state.SetItemsProcessed(state.iterations() * count);
+  state.counters["cpu_ns_per_elem"] = 1e9 * (ProcessCpuSeconds() - cpu_start) / elements;
+}
 
 size_t SizeOf(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
@@ -85,14 +113,12 @@ void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weight
   aclDestroyAclOpExecutor(executor);
   if (workspace_bytes > 0) aclrtMalloc(&workspace, workspace_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
   if (workspace) aclrtMemset(workspace, workspace_bytes, 0, workspace_bytes);
-  for (auto _ : state) {
+  TimeCalls(state, count, [&] {
     uint64_t bytes = 0;
-    aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, weight, pos_weight, reduction,
-                                                      result, &bytes, &executor);
-    aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream);
-    aclrtSynchronizeStream(g_stream);
-  }
-  state.SetItemsProcessed(state.iterations() * count);
+    return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
+               self, target, weight, pos_weight, reduction, result, &bytes, &executor) == 0 &&
+           aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream) == 0;
+  });
   for (aclTensor* tensor : {self, target, weight, pos_weight, result}) {
     if (tensor) aclDestroyTensor(tensor);
   }
@@ -103,43 +129,45 @@ void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weight
 
 enum Gradient { kGradSelf, kGradTarget };
 
-// One gradient op on contiguous [N/100, 100] fp32 operands: none reads a full gradOutput, mean a
-// [1] one (as after a mean loss); per-class adds a [100] pos_weight.
-void BM_Gradient(benchmark::State& state, Gradient gradient, int64_t reduction, Weights weights) {
+// One gradient op on [N/100, 100] operands: none reads a full gradOutput, mean a 0-d one (as
+// after a mean loss); per-class adds a [100] pos_weight, full a full weight.
+void BM_Gradient(benchmark::State& state, Gradient gradient, aclDataType type, int64_t reduction,
+                 Weights weights, Layout layout) {
   const int64_t count = state.range(0);
-  const aclDataType type = ACL_FLOAT;
   void* x = Filled(count, type, -8.0f, 8.0f);
   void* t = Filled(count, type, 0.0f, 1.0f);
   void* g = Filled(reduction == 0 ? count : 1, type, 0.5f, 1.5f);
+  void* w = weights == kFullWeight ? Filled(count, type, 0.0f, 2.0f) : nullptr;
   void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
   void* out = Filled(count, type, 0.0f, 0.0f);
   const int64_t one[] = {1};
   const int64_t classes[] = {kClasses};
-  aclTensor* self = Tensor(x, count, type, kContiguous);
-  aclTensor* target = Tensor(t, count, type, kContiguous);
-  aclTensor* grad = reduction == 0
-                        ? Tensor(g, count, type, kContiguous)
-                        : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, g);
+  aclTensor* self = Tensor(x, count, type, layout);
+  aclTensor* target = Tensor(t, count, type, layout);
+  aclTensor* grad =
+      reduction == 0 ? Tensor(g, count, type, kContiguous)
+                     : aclCreateTensor(nullptr, 0, type, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, g);
+  aclTensor* weight = w ? Tensor(w, count, type, kContiguous) : nullptr;
   aclTensor* pos_weight =
       p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
-  aclTensor* result = Tensor(out, count, type, kContiguous);
+  aclTensor* result =
+      Tensor(out, count, type, layout == kAllTransposed ? kTransposed : kContiguous);
   auto plan = gradient == kGradSelf
                   ? aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize
                   : aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize;
   auto run = gradient == kGradSelf ? aclnnBinaryCrossEntropyWithLogitsBackward
                                    : aclnnBinaryCrossEntropyWithLogitsTargetBackward;
-  for (auto _ : state) {
+  TimeCalls(state, count, [&] {
     uint64_t bytes = 0;
     aclOpExecutor* executor = nullptr;
-    plan(grad, self, target, nullptr, pos_weight, reduction, result, &bytes, &executor);
-    run(nullptr, bytes, executor, g_stream);
-    aclrtSynchronizeStream(g_stream);
-  }
-  state.SetItemsProcessed(state.iterations() * count);
-  for (aclTensor* tensor : {self, target, grad, pos_weight, result}) {
+    return plan(grad, self, target, weight, pos_weight, reduction, result, &bytes, &executor) ==
+               0 &&
+           run(nullptr, bytes, executor, g_stream) == 0;
+  });
+  for (aclTensor* tensor : {self, target, grad, weight, pos_weight, result}) {
     if (tensor) aclDestroyTensor(tensor);
   }
-  for (void* data : {x, t, g, p, out}) {
+  for (void* data : {x, t, g, w, p, out}) {
     if (data) aclrtFree(data);
   }
 }
@@ -152,6 +180,7 @@ void BM_Stream(benchmark::State& state) {
   auto* a = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
   auto* b = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
   auto* c = static_cast<float*>(Filled(count, ACL_FLOAT, 0, 1));
+  const double cpu_start = ProcessCpuSeconds();
   for (auto _ : state) {
     std::vector<std::thread> pool;
     const int64_t share = count / threads;
@@ -165,7 +194,9 @@ void BM_Stream(benchmark::State& state) {
     for (std::thread& thread : pool) thread.join();
     benchmark::DoNotOptimize(a[0]);
   }
+  const double bytes = static_cast<double>(state.iterations() * 4 * 12 * count);
   state.SetBytesProcessed(state.iterations() * 4 * 12 * count);
+  state.counters["cpu_ns_per_byte"] = 1e9 * (ProcessCpuSeconds() - cpu_start) / bytes;
   for (float* data : {a, b, c}) aclrtFree(data);
 }
 
@@ -173,38 +204,65 @@ const char* TypeName(aclDataType type) {
   return type == ACL_FLOAT ? "fp32" : type == ACL_FLOAT16 ? "fp16" : "bf16";
 }
 
+// The cases of the performance table (docs/performance.md), named
+// op/layout/dtype/reduction/weights/N; bench/perf_table.py reads everything else from the name.
+struct Case {
+  const char* op;  // bce, grad_self, grad_target
+  Layout layout;
+  aclDataType type;
+  int64_t reduction;
+  Weights weights;
+  std::vector<int64_t> sizes;
+};
+
+std::vector<Case> TableCases() {
+  const std::vector<int64_t> memory = {1000000, 10000000};  // 1e6 in L3, 1e7 from DRAM
+  std::vector<Case> cases;
+  for (int64_t reduction = 0; reduction < 3; ++reduction) {
+    for (Weights weights : {kNoWeights, kFullWeight, kPerClass}) {
+      cases.push_back({"bce", kContiguous, ACL_FLOAT, reduction, weights, memory});
+    }
+  }
+  for (const char* op : {"grad_self", "grad_target"}) {
+    for (int64_t reduction : {0, 1}) {
+      cases.push_back({op, kContiguous, ACL_FLOAT, reduction, kNoWeights, memory});
+      cases.push_back({op, kTransposed, ACL_FLOAT, reduction, kNoWeights, memory});
+    }
+  }
+  // Element rate of the narrow types beside fp32's: 1e5 lives in L2/L3, 2e7 comes from DRAM.
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back({"bce", kContiguous, type, 0, kNoWeights, {100000, 20000000}});
+    cases.push_back({"grad_self", kContiguous, type, 0, kNoWeights, {100000, 20000000}});
+  }
+  for (int64_t reduction : {0, 1}) {
+    cases.push_back({"bce", kTransposed, ACL_FLOAT, reduction, kNoWeights, memory});
+  }
+  cases.push_back({"bce", kAllTransposed, ACL_FLOAT, 0, kNoWeights, memory});
+  // The small call: phase 1 + phase 2 + synchronize dominate.
+  cases.push_back({"bce", kContiguous, ACL_FLOAT, 0, kNoWeights, {1000}});
+  cases.push_back({"bce", kContiguous, ACL_FLOAT, 1, kNoWeights, {1000}});
+  return cases;
+}
+
 void RegisterAll() {
   const char* reductions[] = {"none", "mean", "sum"};
   const char* weight_names[] = {"noweight", "full", "perclass"};
-  const int64_t sizes[] = {1000, 10000, 100000, 1000000, 10000000, 50000000};
-  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-    for (int64_t reduction = 0; reduction < 3; ++reduction) {
-      for (Weights weights : {kNoWeights, kFullWeight, kPerClass}) {
-        for (Layout layout : {kContiguous, kTransposed, kAllTransposed}) {
-          if (layout == kAllTransposed && reduction != 0) continue;  // a reduced output is [1]
-          const char* layout_names[] = {"contiguous/", "transposed/", "transposed_all/"};
-          const std::string name = std::string("bce/") + layout_names[layout] + TypeName(type) +
-                                   "/" + reductions[reduction] + "/" + weight_names[weights];
-          auto* bench =
-              benchmark::RegisterBenchmark(name.c_str(), BM_Bce, type, reduction, weights, layout);
-          for (int64_t size : sizes) bench->Arg(size);
-          bench->UseRealTime()->Unit(benchmark::kMicrosecond);
-        }
-      }
+  const char* layout_names[] = {"contiguous", "transposed", "transposed_all"};
+  for (const Case& c : TableCases()) {
+    const std::string name = std::string(c.op) + "/" + layout_names[c.layout] + "/" +
+                             TypeName(c.type) + "/" + reductions[c.reduction] + "/" +
+                             weight_names[c.weights];
+    benchmark::internal::Benchmark* bench;
+    if (std::string(c.op) == "bce") {
+      bench = benchmark::RegisterBenchmark(name.c_str(), BM_Bce, c.type, c.reduction, c.weights,
+                                           c.layout);
+    } else {
+      const Gradient gradient = std::string(c.op) == "grad_self" ? kGradSelf : kGradTarget;
+      bench = benchmark::RegisterBenchmark(name.c_str(), BM_Gradient, gradient, c.type, c.reduction,
+                                           c.weights, c.layout);
     }
-  }
-  for (Gradient gradient : {kGradSelf, kGradTarget}) {
-    for (int64_t reduction : {0, 1}) {
-      for (Weights weights : {kNoWeights, kPerClass}) {
-        const std::string name = std::string(gradient == kGradSelf ? "grad_self" : "grad_target") +
-                                 "/contiguous/fp32/" + reductions[reduction] + "/" +
-                                 weight_names[weights];
-        auto* bench =
-            benchmark::RegisterBenchmark(name.c_str(), BM_Gradient, gradient, reduction, weights);
-        for (int64_t size : sizes) bench->Arg(size);
-        bench->UseRealTime()->Unit(benchmark::kMicrosecond);
-      }
-    }
+    for (int64_t size : c.sizes) bench->Arg(size);
+    bench->UseRealTime()->Unit(benchmark::kMicrosecond);
   }
   benchmark::RegisterBenchmark("stream/triad", BM_Stream)
       ->Args({20000000, 1})

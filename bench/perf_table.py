@@ -1,38 +1,22 @@
 #!/usr/bin/python3
-"""Side-by-side table: OpenACLNN vs PyTorch (CPU) vs the memory-bandwidth limit, one run.
+"""The performance table: OpenACLNN against the memory-bandwidth limit and PyTorch, in one run.
 
-Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--quick] [--markdown OUT.md]
-Runs BUILD_DIR/bench/bce_bench (Google Benchmark) with OPENACLNN_NUM_THREADS=1 and 2, times
-torch.nn.functional.binary_cross_entropy_with_logits on the same problems with
-torch.set_num_threads(1 / 2), and relates each rate to the STREAM triad bandwidth that the same
-bce_bench run measured. Limit (Gelem/s) = bandwidth / bytes per element, counting each full
-input and a 'none' output once (STREAM's convention: no write-allocate traffic). Every rate
-(ours, PyTorch's, the triad's) is the best of several repetitions: on a shared machine
-neighbours only ever slow a run down.
+Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--repetitions 3]
+                                            [--cases REGEX] [--markdown OUT.md]
+Runs BUILD_DIR/bench/bce_bench (its cases are the table's: every name reads
+op/layout/dtype/reduction/weights/N) with OPENACLNN_NUM_THREADS set, times PyTorch's
+binary_cross_entropy_with_logits (or autograd's backward alone) on the same problems with the same
+thread count, and divides each rate by the limit of that case's own memory traffic at the STREAM
+triad bandwidth that the same bce_bench run measured: every operand the op must read once, plus
+the output (STREAM's convention: no write-allocate traffic). Every rate is the best of
+--repetitions runs: on a shared machine neighbours only ever slow a run down. About 5 minutes for
+one thread count on 2 cores. (To compare two builds on a busy machine, read bce_bench's own
+cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
 """
-import json, os, subprocess, sys, time
+import argparse, json, os, platform, subprocess, sys, time
 
-SIZES = [1000, 10000, 100000, 1000000, 10000000, 50000000]
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
-
-
-def cases(quick):
-    for op in ("grad_self", "grad_target"):
-        for reduction in ("none", "mean"):
-            for weights in ("noweight", "perclass"):
-                yield op, "contiguous", "fp32", reduction, weights
-    for dtype in ("fp32", "fp16", "bf16"):
-        for reduction in ("none", "mean", "sum"):
-            for weights in ("noweight", "full", "perclass"):
-                for layout in ("contiguous", "transposed", "transposed_all"):
-                    if layout != "contiguous" and (weights != "noweight" or reduction == "sum"):
-                        continue
-                    if layout == "transposed_all" and reduction != "none":
-                        continue
-                    if quick and dtype != "fp32" and (weights, reduction, layout) != (
-                            "noweight", "none", "contiguous"):
-                        continue
-                    yield "bce", layout, dtype, reduction, weights
+OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target"}
 
 
 def rate(benchmark):
@@ -40,105 +24,177 @@ def rate(benchmark):
     return benchmark.get("items_per_second") or benchmark.get("bytes_per_second", 0)
 
 
-def run_bench(build, threads, filt, min_time):
+def run_bench(build, threads, repetitions, cases):
+    """{name: (best wall-clock rate, best CPU-time rate)}, per second: elements, or bytes for the
+    triad probe. The CPU-time rate is the work of `threads` threads per CPU second of the process
+    (all its threads), which the neighbours on a shared machine barely change."""
     env = dict(os.environ, OPENACLNN_NUM_THREADS=str(threads))
-    cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_filter=" + filt,
-           "--benchmark_format=json", "--benchmark_min_time=%g" % min_time,
-           "--benchmark_repetitions=3"]
+    cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_format=json",
+           "--benchmark_filter=stream|" + cases,
+           "--benchmark_min_time=0.05", "--benchmark_repetitions=%d" % repetitions]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     results = {}
     for b in json.loads(out)["benchmarks"]:
-        if b.get("run_type") == "aggregate":
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
-        # Of repeated runs keep the fastest: on a shared machine neighbours only slow one down.
-        best = results.get(b["name"])
-        if best is None or rate(b) > rate(best):
-            results[b["name"]] = b
+        name = b["name"]
+        case = parse(name)
+        used = threads_used(case, threads) if case else threads
+        cpu = used / (b.get("cpu_ns_per_elem") or b["cpu_ns_per_byte"]) * 1e9
+        wall, best_cpu = results.get(name, (0.0, 0.0))
+        results[name] = (max(wall, rate(b)), max(best_cpu, cpu))
     return results
 
 
-def torch_rate(torch, op, layout, dtype, reduction, weights, n, threads):
-    """PyTorch's rate for the forward, or for autograd's backward alone (the forward it needs is
-    run once, outside the timing)."""
+def threads_used(case, threads):
+    """Threads the kernel runs on: at least two 4096-element blocks each (bce_cpu.cc)."""
+    blocks = -(-case["n"] // 4096)
+    return max(1, min(threads, blocks // 2))
+
+
+def parse(name):
+    """op/layout/dtype/reduction/weights/N/real_time -> a dict, or None for the triad probe."""
+    parts = name.split("/")
+    if parts[0] == "stream":
+        return None
+    op, layout, dtype, reduction, weights, n = parts[:6]
+    return dict(op=op, layout=layout, dtype=dtype, reduction=reduction, weights=weights, n=int(n))
+
+
+def bytes_per_element(case):
+    """The traffic the op cannot avoid: self; target (not for the target gradient, which does not
+    depend on it); a full weight; a full gradOutput (none); the output (none, and gradients)."""
+    reads = 1 + (case["op"] != "grad_target") + (case["weights"] == "full")
+    reads += case["op"] != "bce" and case["reduction"] == "none"
+    writes = case["op"] != "bce" or case["reduction"] == "none"
+    return ELEM[case["dtype"]] * (reads + writes)
+
+
+def torch_rate(torch, case, threads, repetitions):
+    """PyTorch's (wall-clock, CPU-time) rates for the forward, or for autograd's backward alone
+    (the forward it needs runs once, outside the timing); None where PyTorch cannot run the case
+    (fp16 on the CPU)."""
     torch.set_num_threads(threads)
-    tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
-    rows = n // 100
-    shape = (rows, 100) if layout == "contiguous" else (100, rows)
+    tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
+    n, rows = case["n"], case["n"] // 100
+    transposed = case["layout"] != "contiguous"
+    shape = (100, rows) if transposed else (rows, 100)
     x = (torch.rand(shape) * 16 - 8).to(tdt)
     t = torch.rand(shape).to(tdt)
-    if layout != "contiguous":
+    if transposed:
         x, t = x.t(), t.t()
-    w = torch.rand((rows, 100)).to(tdt) if weights == "full" else None
-    p = (torch.rand(100) + 0.5).to(tdt) if weights == "perclass" else None
+    w = torch.rand((rows, 100)).to(tdt) if case["weights"] == "full" else None
+    p = (torch.rand(100) + 0.5).to(tdt) if case["weights"] == "perclass" else None
     f = torch.nn.functional.binary_cross_entropy_with_logits
     try:
-        if op == "bce":
-            call = lambda: f(x, t, weight=w, pos_weight=p, reduction=reduction)
+        if case["op"] == "bce":
+            call = lambda: f(x, t, weight=w, pos_weight=p, reduction=case["reduction"])
         else:
-            wrt = x if op == "grad_self" else t
+            wrt = x if case["op"] == "grad_self" else t
             wrt.requires_grad_(True)
-            loss = f(x, t, weight=w, pos_weight=p, reduction=reduction)
+            loss = f(x, t, weight=w, pos_weight=p, reduction=case["reduction"])
             g = torch.rand(loss.shape, dtype=tdt) + 0.5
             call = lambda: torch.autograd.grad(loss, wrt, g, retain_graph=True)
         call()
     except RuntimeError:
         return None
-    best = 0.0
-    for _ in range(3):  # best of three, like the benchmark side
+    best, best_cpu = 0.0, 0.0
+    for _ in range(repetitions):
         reps, elapsed = 1, 0.0
-        while elapsed < 0.1:
-            start = time.perf_counter()
+        while elapsed < 0.05:
+            start, cpu_start = time.perf_counter(), time.process_time()
             for _ in range(reps):
                 call()
-            elapsed = time.perf_counter() - start
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
             reps *= 2
         best = max(best, (reps // 2) * n / elapsed / 1e9)
-    return best
+        best_cpu = max(best_cpu, threads_used(case, threads) * (reps // 2) * n / cpu / 1e9)
+    return best, best_cpu
 
 
-def bytes_per_element(op, dtype, reduction, weights):
-    """Memory traffic per element: each full input once, plus the output for 'none' and for
-    gradients (which are always full-sized); a [1] gradOutput counts nothing."""
-    inputs = 2 + (weights == "full") + (op != "bce" and reduction == "none")
-    outputs = 1 if (op != "bce" or reduction == "none") else 0
-    return ELEM[dtype] * (inputs + outputs)
+def cpu_model():
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def short(n):
+    """1000000 -> 1e6."""
+    mantissa, exponent = ("%.0e" % n).split("e")
+    return "%se%d" % (mantissa, int(exponent))
+
+
+def table(rows):
+    lines = ["| op | layout | dtype | reduction | weights | N | threads | Gelem/s | fraction of limit "
+             "| CPU-time Gelem/s | its fraction | PyTorch Gelem/s | PyTorch CPU-time | ratio "
+             "(CPU time) |", "|" + "---|" * 14]
+    for case, threads, ours, limit, theirs in rows:
+        torch_text = ["n/a"] * 3
+        if theirs:
+            torch_text = ["%.3f" % theirs[0], "%.3f" % theirs[1], "%.1f" % (ours[1] / theirs[1])]
+        lines.append("| %s | %s | %s | %s | %s | %s | %d | %.3f | %.2f | %.3f | %.2f | %s |" % (
+            OP_TITLE[case["op"]], case["layout"], case["dtype"], case["reduction"],
+            case["weights"], short(case["n"]), threads, ours[0], ours[0] / limit[0], ours[1],
+            ours[1] / limit[1], " | ".join(torch_text)))
+    return lines
+
+
+def summaries(rows):
+    """The issue's derived figures: the small call in microseconds, and the narrow types' element
+    rate against fp32's on the same problem (wall clock; CPU time in parentheses)."""
+    lines = []
+    by_key = {(c["op"], c["layout"], c["dtype"], c["reduction"], c["weights"], c["n"], th): ours
+              for c, th, ours, _, _ in rows}
+    for (op, layout, dtype, reduction, weights, n, threads), ours in sorted(by_key.items()):
+        if n <= 1000:
+            lines.append("- small call, %s %s N = %d, %d threads (phase 1 + phase 2 + "
+                         "synchronize): %.2f us (%.2f us of CPU)" % (
+                             OP_TITLE[op], reduction, n, threads, n / ours[0] / 1e3,
+                             n / ours[1] / 1e3))
+        if dtype != "fp32":
+            fp32 = by_key.get((op, layout, "fp32", reduction, weights, n, threads))
+            if fp32:
+                lines.append("- %s %s N = %s, %d threads: %s element rate / fp32's = %.2f "
+                             "(%.2f)" % (OP_TITLE[op], reduction, short(n), threads, dtype,
+                                         ours[0] / fp32[0], ours[1] / fp32[1]))
+    return lines
 
 
 def main():
-    build = sys.argv[1]
-    quick = "--quick" in sys.argv
-    markdown = sys.argv[sys.argv.index("--markdown") + 1] if "--markdown" in sys.argv else None
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build")
+    parser.add_argument("--threads", default="2")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--cases", default=".", help="regular expression: a subset of the cases")
+    parser.add_argument("--markdown")
+    args = parser.parse_args()
     import torch
-    rows = []
-    subset = "bce/contiguous/fp32|bce/transposed(_all)?/fp32|bce/contiguous/(fp16|bf16)/none/noweight|grad|stream"
-    for threads in (1, 2):
+    rows, header = [], ["CPU: %s; PyTorch %s" % (cpu_model(), torch.__version__)]
+    for threads in [int(t) for t in args.threads.split(",")]:
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
-        results = run_bench(build, threads, subset if quick else "bce/|grad|stream",
-                            0.05 if quick else 0.1)
-        bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]["bytes_per_second"]
-        print("threads=%d: triad %.1f GB/s; timing PyTorch ..." % (threads, bandwidth / 1e9),
-              file=sys.stderr, flush=True)
-        for op, layout, dtype, reduction, weights in cases(quick):
-            for n in SIZES:
-                name = "%s/%s/%s/%s/%s/%d/real_time" % (op, layout, dtype, reduction, weights, n)
-                ours = results[name]["items_per_second"] / 1e9
-                theirs = torch_rate(torch, op, layout, dtype, reduction, weights, n, threads)
-                limit = bandwidth / bytes_per_element(op, dtype, reduction, weights) / 1e9
-                rows.append((op, layout, n, dtype, reduction, weights, threads, ours, theirs,
-                             limit))
-            print("  %s %s %s %s %s done" % (op, layout, dtype, reduction, weights),
-                  file=sys.stderr, flush=True)
-    header = "| op | case | N | dtype | reduction | weights | threads | OpenACLNN Gelem/s | PyTorch Gelem/s | ratio | fraction of BW limit |"
-    lines = [header, "|" + "---|" * 11]
-    for op, layout, n, dtype, reduction, weights, threads, ours, theirs, limit in rows:
-        ratio = "%.1f" % (ours / theirs) if theirs else "n/a"
-        torch_text = "%.3f" % theirs if theirs else "n/a"
-        lines.append("| %s | %s | %d | %s | %s | %s | %d | %.3f | %s | %s | %.2f |" % (
-            op, layout, n, dtype, reduction, weights, threads, ours, torch_text, ratio, ours / limit))
-    print("\n".join(lines))
-    if markdown:
-        with open(markdown, "w") as out:
-            out.write("\n".join(lines) + "\n")
+        results = run_bench(args.build, threads, args.repetitions, args.cases)
+        bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]
+        header.append("threads %d: STREAM triad %.1f GB/s wall clock, %.1f GB/s per CPU-time "
+                      "(best of 5)" % (threads, bandwidth[0] / 1e9, bandwidth[1] / 1e9))
+        print(header[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
+        for name, result in results.items():
+            case = parse(name)
+            if case is None:
+                continue
+            limit = [b / bytes_per_element(case) / 1e9 for b in bandwidth]
+            theirs = torch_rate(torch, case, threads, args.repetitions)
+            rows.append((case, threads, [r / 1e9 for r in result], limit, theirs))
+    text = "\n".join(["- " + line for line in header] + [""] + table(rows) + [""] +
+                     summaries(rows)) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            out.write(text)
 
 
 if __name__ == "__main__":

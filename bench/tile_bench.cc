@@ -1,9 +1,15 @@
 // The element kernel alone (EvaluateTile over one reduction block held in L1/L2), without the
 // op's phase 1, stream hand-off or memory traffic: the compute ceiling of the fused pass, for
 // comparing kernel changes. Also the scalar definition, for the SIMD speed-up.
+// Two input sets: `ramp` (x in [-8, 8), the values bce_bench uses: every lane on the common path)
+// and `mixed` (fp32 only: issue 9's accuracy inputs, |x| log-uniform over [1e-6, 120], a third of
+// the targets hard labels, w in [0, 4], p in [0, 8]), so a kernel whose cost depends on the
+// inputs (a rare exact path, a range split) is timed on both.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,16 +36,57 @@ std::vector<uint16_t> Ramp(FloatType type, float low, float high) {
   return storage;
 }
 
+// kCount fp32 values (two uint16_t each) drawn by `draw`, fixed seed per call site.
+template <class Draw>
+std::vector<uint16_t> Random(uint32_t seed, Draw&& draw) {
+  std::mt19937 rng(seed);
+  std::vector<uint16_t> storage(static_cast<size_t>(kCount) * 2);
+  for (int64_t i = 0; i < kCount; ++i) reinterpret_cast<float*>(storage.data())[i] = draw(rng);
+  return storage;
+}
+
+struct Inputs {
+  std::vector<uint16_t> x, t, w, p, g;
+};
+
+Inputs RampInputs(FloatType type) {
+  return {Ramp(type, -8.0f, 8.0f), Ramp(type, 0.0f, 1.0f), Ramp(type, 0.0f, 2.0f),
+          Ramp(type, 0.5f, 3.0f), Ramp(type, -1.0f, 1.0f)};
+}
+
+Inputs MixedInputs() {
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  auto uniform = [&](float high) {
+    return [&unit, high](std::mt19937& rng) { return high * unit(rng); };
+  };
+  return {Random(1,
+                 [&](std::mt19937& rng) {
+                   const float magnitude = 1e-6f * std::pow(1.2e8f, unit(rng));
+                   return unit(rng) < 0.5f ? -magnitude : magnitude;
+                 }),
+          Random(2,
+                 [&](std::mt19937& rng) {
+                   const float t = unit(rng);
+                   return unit(rng) < 1.0f / 3 ? std::round(t) : t;
+                 }),
+          Random(3, uniform(4.0f)), Random(4, uniform(8.0f)),
+          Random(5, [&](std::mt19937& rng) { return 2.0f * unit(rng) - 1.0f; })};
+}
+
 template <bool kScalar>
-void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weighted, bool sum) {
-  const std::vector<uint16_t> x = Ramp(type, -8.0f, 8.0f), t = Ramp(type, 0.0f, 1.0f),
-                              w = Ramp(type, 0.0f, 2.0f), g = Ramp(type, -1.0f, 1.0f);
+void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weighted, bool sum,
+             bool mixed) {
+  const Inputs in = mixed ? MixedInputs() : RampInputs(type);
+  const std::vector<uint16_t>&x = in.x, &t = in.t, &w = in.w, &p = in.p, &g = in.g;
   std::vector<uint16_t> out(x.size());
   TileInputs inputs;
   inputs.operand[kSelf] = {x.data(), type, false};
   inputs.operand[kTarget] = {t.data(), type, false};
   inputs.operand[kGradOutput] = {g.data(), type, false};
-  if (weighted) inputs.operand[kWeight] = {w.data(), type, false};
+  if (weighted) {
+    inputs.operand[kWeight] = {w.data(), type, false};
+    inputs.operand[kPosWeight] = {p.data(), type, false};
+  }
   const TileOutput output{sum ? nullptr : out.data(), type};
   for (auto _ : state) {
     const double total = kScalar ? EvaluateTileScalar(kind, 1.0, inputs, kCount, output, sum)
@@ -67,13 +114,17 @@ void Register() {
     for (const auto& type : types) {
       for (const bool weighted : {false, true}) {
         for (const bool sum : {false, true}) {
-          const std::string name = std::string("tile/") + kind.name + "/" + type.name +
-                                   (weighted ? "/weight" : "/noweight") + (sum ? "/sum" : "/store");
-          benchmark::RegisterBenchmark(name.c_str(), BM_Tile<false>, kind.kind, type.type, weighted,
-                                       sum);
-          if (type.type == FloatType::kFloat32 && !weighted) {
-            benchmark::RegisterBenchmark((name + "/scalar").c_str(), BM_Tile<true>, kind.kind,
-                                         type.type, weighted, sum);
+          for (const bool mixed : {false, true}) {
+            if (mixed && type.type != FloatType::kFloat32) continue;
+            const std::string name = std::string("tile/") + kind.name + "/" + type.name +
+                                     (weighted ? "/weights" : "/noweight") +
+                                     (sum ? "/sum" : "/store") + (mixed ? "/mixed" : "/ramp");
+            benchmark::RegisterBenchmark(name.c_str(), BM_Tile<false>, kind.kind, type.type,
+                                         weighted, sum, mixed);
+            if (type.type == FloatType::kFloat32 && !weighted) {
+              benchmark::RegisterBenchmark((name + "/scalar").c_str(), BM_Tile<true>, kind.kind,
+                                           type.type, weighted, sum, mixed);
+            }
           }
         }
       }

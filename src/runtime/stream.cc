@@ -89,9 +89,11 @@ void Stream::RunHereOrPush(const Task& task) {
   Finish();
   std::lock_guard<std::mutex> lock(mu_);
   running_here_ = false;
-  // The worker may be waiting for this, with work queued meanwhile or a stop. Notified under the
-  // lock: once it is released, a concurrent aclrtDestroyStream may free the stream.
-  if (worker_sleeping_) work_cv_.notify_one();
+  // The worker may be waiting for this, with work queued meanwhile or a stop; with neither, its
+  // wait would go on, and waking it for nothing costs a system call here and a context switch
+  // there on every small call. Notified under the lock: once it is released, a concurrent
+  // aclrtDestroyStream may free the stream.
+  if (worker_sleeping_ && (count_ != 0 || stop_)) work_cv_.notify_one();
 }
 
 void Stream::Grow() {

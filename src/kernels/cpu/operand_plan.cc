@@ -4,34 +4,76 @@
 #include <cstring>
 
 #include "kernels/cpu/strided.h"
+#include "kernels/cpu/transpose.h"
 
 namespace openaclnn::cpu {
 namespace {
 
-// Widens `length` elements at stride `stride` from `base` into `to`; the type switch sits
-// outside the loop so each loop is a plain copy or conversion.
+// Widens `length` elements at stride `stride` from `base` into `to` at stride `to_stride`; the
+// type switch sits outside the loop so each loop is a plain copy or conversion.
 void CopyRun(const void* base, FloatType type, int64_t first, int64_t length, int64_t stride,
-             float* to) {
-  if (type == FloatType::kFloat32 && stride == 1) {
+             float* to, int64_t to_stride = 1) {
+  if (type == FloatType::kFloat32 && stride == 1 && to_stride == 1) {
     std::memcpy(to, static_cast<const float*>(base) + first, length * sizeof(float));
     return;
   }
   switch (type) {
     case FloatType::kFloat16: {
       const uint16_t* from = static_cast<const uint16_t*>(base) + first;
-      for (int64_t i = 0; i < length; ++i) to[i] = Float16ToFloat(from[i * stride]);
+      for (int64_t i = 0; i < length; ++i) to[i * to_stride] = Float16ToFloat(from[i * stride]);
       break;
     }
     case FloatType::kBFloat16: {
       const uint16_t* from = static_cast<const uint16_t*>(base) + first;
-      for (int64_t i = 0; i < length; ++i) to[i] = BFloat16ToFloat(from[i * stride]);
+      for (int64_t i = 0; i < length; ++i) to[i * to_stride] = BFloat16ToFloat(from[i * stride]);
       break;
     }
     default: {
       const float* from = static_cast<const float*>(base) + first;
-      for (int64_t i = 0; i < length; ++i) to[i] = from[i * stride];
+      for (int64_t i = 0; i < length; ++i) to[i * to_stride] = from[i * stride];
     }
   }
+}
+
+// Flat elements [begin, begin + count) of the operand into `tile`, a row (innermost run) at a
+// time.
+void CopyRows(const void* base, const StridedOperand& operand, const int64_t* shape, int rank,
+              int64_t begin, int64_t count, float* tile) {
+  ForEachRun(operand, shape, rank, begin, count,
+             [&](int64_t element, int64_t length, int64_t stride) {
+               CopyRun(base, operand.type, element, length, stride, tile);
+               tile += length;
+             });
+}
+
+// As CopyRows, but the full rows of the range a column at a time: where rows lie closer in memory
+// than a row's elements (a transposed view), each column of them is a run in memory, so memory is
+// read in runs rather than one element per cache line, and the tile (in L1) takes the scattered
+// writes; fp32 columns of adjacent rows go through register transposes. The partial rows at
+// either end go a row at a time.
+void CopyColumns(const void* base, const StridedOperand& operand, const int64_t* shape, int rank,
+                 int64_t begin, int64_t count, float* tile) {
+  const int64_t width = shape[rank - 1];
+  const int64_t head = std::min((width - begin % width) % width, count);
+  const int64_t rows = (count - head) / width;
+  CopyRows(base, operand, shape, rank, begin, head, tile);
+  float* next = tile + head;
+  const int64_t column_stride = operand.strides[rank - 1];
+  ForEachRun(operand, shape, rank - 1, (begin + head) / width, rows,
+             [&](int64_t element, int64_t length, int64_t row_stride) {
+               if (operand.type == FloatType::kFloat32 && row_stride == 1) {
+                 TransposeFloats(static_cast<const float*>(base) + element, column_stride, length,
+                                 width, next, width);
+               } else {
+                 for (int64_t column = 0; column < width; ++column) {
+                   CopyRun(base, operand.type, element + column * column_stride, length, row_stride,
+                           next + column, width);
+                 }
+               }
+               next += length * width;
+             });
+  const int64_t done = head + rows * width;
+  CopyRows(base, operand, shape, rank, begin + done, count - done, next);
 }
 
 // tile[j] = operand[(begin + j) % period]: one period copied, then doubled in place, so a short
@@ -58,7 +100,10 @@ OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem
   if (IsSplat(operand, rank)) return {Access::kSplat, 0};
   const int64_t period = BroadcastPeriod(operand, problem.shape, rank);
   if (period != 0) return {Access::kPeriodic, period};
-  return {Access::kGather, 0};
+  // Strides are never negative (the ops' layout check).
+  const bool rows_closer = rank >= 2 && operand.strides[rank - 2] != 0 &&
+                           operand.strides[rank - 2] < operand.strides[rank - 1];
+  return {rows_closer ? Access::kColumns : Access::kGather, 0};
 }
 
 TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
@@ -76,15 +121,12 @@ TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
     case Access::kPeriodic:
       FillPeriodic(base, operand, plan.period, begin, count, tile);
       return {tile, FloatType::kFloat32, false};
-    default: {
-      float* next = tile;
-      ForEachRun(operand, problem.shape, problem.rank, begin, count,
-                 [&](int64_t element, int64_t length, int64_t stride) {
-                   CopyRun(base, operand.type, element, length, stride, next);
-                   next += length;
-                 });
+    case Access::kColumns:
+      CopyColumns(base, operand, problem.shape, problem.rank, begin, count, tile);
       return {tile, FloatType::kFloat32, false};
-    }
+    default:
+      CopyRows(base, operand, problem.shape, problem.rank, begin, count, tile);
+      return {tile, FloatType::kFloat32, false};
   }
 }
 

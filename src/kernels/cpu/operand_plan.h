@@ -1,5 +1,6 @@
 // How the CPU kernel reaches each operand of a block: in place (contiguous or a single value),
-// or copied into a contiguous fp32 tile first (periodic broadcast, any other strides).
+// or copied into a contiguous fp32 tile first (periodic broadcast, a transposed view, any other
+// strides).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,9 @@ enum class Access : uint8_t {
   kFlat,      // contiguous in flat-index order: read in place, any dtype
   kSplat,     // every stride 0: one value
   kPeriodic,  // stride 0 over leading dims, flat over the rest (e.g. pos_weight [C] over [N, C])
-  kGather,    // anything else, e.g. a transposed view
+  kColumns,   // rows lie closer in memory than a row's elements (e.g. a transposed view): the
+              // block's full rows are copied a column at a time, reading memory in runs
+  kGather,    // anything else: copied a row at a time
 };
 
 struct OperandPlan {
