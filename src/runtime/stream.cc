@@ -81,9 +81,10 @@ void Stream::RunHereOrPush(const Task& task) {
   Finish();
   std::lock_guard<std::mutex> lock(mu_);
   running_here_ = false;
-  // The worker may be waiting for this, with work queued meanwhile or a stop. Notified under the
-  // lock: once it is released, a concurrent aclrtDestroyStream may free the stream.
-  if (worker_sleeping_) work_cv_.notify_one();
+  // The worker may be waiting for this, with work queued meanwhile or a stop; with neither, a
+  // wake-up would only put it back to sleep (a futex round trip per quick launch). Notified
+  // under the lock: once it is released, a concurrent aclrtDestroyStream may free the stream.
+  if (worker_sleeping_ && (count_ != 0 || stop_)) work_cv_.notify_one();
 }
 
 void Stream::Grow() {
