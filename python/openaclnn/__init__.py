@@ -125,14 +125,13 @@ def _natives(*operands):
 
 
 def _native(a):
-    """A NumPy array or torch tensor as it is (torch tensors detached: the export needs it);
-    any other __dlpack__ producer as a zero-copy NumPy view (torch where NumPy lacks the
+    """A NumPy array or torch tensor as it is; any other __dlpack__ producer as a zero-copy NumPy view (torch where NumPy lacks the
     dtype)."""
     if a is None or isinstance(a, np.ndarray):
         return a
     tensor = _torch_tensor_type()
     if tensor is not None and isinstance(a, tensor):
-        return a.detach() if a.requires_grad else a
+        return a
     if hasattr(a, "__dlpack__"):
         try:
             return np.from_dlpack(a)
@@ -154,8 +153,10 @@ def _dtype_name(a):
 
 def _result(input, target, shape):
     """An uninitialised result of input's kind, target's dtype and `shape`."""
-    name = _dtype_name(target)
     tensor = _torch_tensor_type()
+    if tensor is not None and isinstance(input, tensor) and isinstance(target, tensor):
+        return input.new_empty(shape, dtype=target.dtype)  # the common case, kept short
+    name = _dtype_name(target)
     if tensor is None or not isinstance(input, tensor):
         try:
             return np.empty(shape, dtype=np.dtype(name))
