@@ -337,6 +337,37 @@ void InitializeOnce() {
   if (status != ACL_SUCCESS) Fail(status, "aclInit failed: " + RecentMessage());
 }
 
+// A thread's workspace, kept between calls (they are synchronous) and grown on demand: an
+// aclrtMalloc + aclrtFree per call would cost as much as the math of a small one.
+class Workspace {
+ public:
+  Workspace() = default;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  ~Workspace() { Release(); }
+
+  void* Reserve(uint64_t bytes) {
+    if (bytes > bytes_) {
+      Release();
+      if (const aclError status = aclrtMalloc(&address_, bytes, ACL_MEM_MALLOC_HUGE_FIRST)) {
+        Fail(status, RecentMessage());
+      }
+      bytes_ = bytes;
+    }
+    return address_;
+  }
+
+ private:
+  void Release() {
+    if (address_ != nullptr) aclrtFree(address_);
+    address_ = nullptr;
+    bytes_ = 0;
+  }
+
+  void* address_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
 class ThreadRuntime {
  public:
   ThreadRuntime() {
@@ -353,18 +384,21 @@ class ThreadRuntime {
   ThreadRuntime(const ThreadRuntime&) = delete;
   ThreadRuntime& operator=(const ThreadRuntime&) = delete;
   ~ThreadRuntime() {
+    workspace_.reset();
     aclrtDestroyStream(stream_);
     aclrtResetDevice(0);
   }
   aclrtStream stream() const { return stream_; }
+  Workspace& workspace() { return *workspace_; }
 
  private:
   aclrtStream stream_ = nullptr;
+  std::unique_ptr<Workspace> workspace_ = std::make_unique<Workspace>();
 };
 
-aclrtStream ThreadStream() {
+ThreadRuntime& ThisThread() {
   thread_local ThreadRuntime runtime;
-  return runtime.stream();
+  return runtime;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -374,25 +408,6 @@ struct TensorDeleter {
   void operator()(aclTensor* tensor) const { aclDestroyTensor(tensor); }
 };
 using TensorHandle = std::unique_ptr<aclTensor, TensorDeleter>;
-
-class DeviceBlock {
- public:
-  explicit DeviceBlock(uint64_t bytes) {
-    if (bytes == 0) return;
-    if (const aclError status = aclrtMalloc(&address_, bytes, ACL_MEM_MALLOC_HUGE_FIRST)) {
-      Fail(status, RecentMessage());
-    }
-  }
-  DeviceBlock(const DeviceBlock&) = delete;
-  DeviceBlock& operator=(const DeviceBlock&) = delete;
-  ~DeviceBlock() {
-    if (address_ != nullptr) aclrtFree(address_);
-  }
-  void* address() const { return address_; }
-
- private:
-  void* address_ = nullptr;
-};
 
 enum class Op { kForward, kBackward, kTargetBackward, kForwardAndGrad };
 
@@ -434,14 +449,15 @@ aclnnStatus Execute(Op op, void* workspace, uint64_t bytes, aclOpExecutor* execu
 
 // Both phases of one op on this thread's stream, then a synchronisation. Called without the GIL.
 void Launch(Op op, const Tensors& in, int64_t reduction, const std::vector<aclTensor*>& out) {
-  const aclrtStream stream = ThreadStream();
+  ThreadRuntime& runtime = ThisThread();
+  const aclrtStream stream = runtime.stream();
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
   if (const aclnnStatus status = GetWorkspaceSize(op, in, reduction, out, &bytes, &executor)) {
     Fail(status, RecentMessage());
   }
-  const DeviceBlock workspace(bytes);
-  if (const aclnnStatus status = Execute(op, workspace.address(), bytes, executor, stream)) {
+  void* workspace = runtime.workspace().Reserve(bytes);
+  if (const aclnnStatus status = Execute(op, workspace, bytes, executor, stream)) {
     Fail(status, RecentMessage());
   }
   if (const aclError status = aclrtSynchronizeStream(stream)) Fail(status, RecentMessage());
