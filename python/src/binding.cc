@@ -409,7 +409,7 @@ struct TensorDeleter {
 };
 using TensorHandle = std::unique_ptr<aclTensor, TensorDeleter>;
 
-enum class Op { kForward, kBackward, kTargetBackward, kForwardAndGrad };
+enum class Op { kForward, kBackward, kTargetBackward };
 
 using Tensors = std::vector<const aclTensor*>;
 
@@ -426,10 +426,8 @@ aclnnStatus GetWorkspaceSize(Op op, const Tensors& in, int64_t reduction,
     case Op::kTargetBackward:
       return aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
           in[0], in[1], in[2], in[3], in[4], reduction, out[0], bytes, executor);
-    case Op::kForwardAndGrad:
-      break;
   }
-  return kParamInvalid;
+  return kParamInvalid;  // unreachable: every Op is a case
 }
 
 aclnnStatus Execute(Op op, void* workspace, uint64_t bytes, aclOpExecutor* executor,
@@ -441,10 +439,8 @@ aclnnStatus Execute(Op op, void* workspace, uint64_t bytes, aclOpExecutor* execu
       return aclnnBinaryCrossEntropyWithLogitsBackward(workspace, bytes, executor, stream);
     case Op::kTargetBackward:
       return aclnnBinaryCrossEntropyWithLogitsTargetBackward(workspace, bytes, executor, stream);
-    case Op::kForwardAndGrad:
-      break;
   }
-  return kParamInvalid;
+  return kParamInvalid;  // unreachable: every Op is a case
 }
 
 // Both phases of one op on this thread's stream, then a synchronisation. Called without the GIL.
