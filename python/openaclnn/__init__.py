@@ -121,16 +121,21 @@ def _needs_autograd(input, target):
 
 
 def _natives(*operands):
-    return tuple(_native(a) for a in operands)
+    return tuple(map(_native, operands))
+
+
+# Types the binding reads as they are (torch.Tensor joins once torch is imported).
+_DIRECT = {type(None), np.ndarray}
 
 
 def _native(a):
-    """A NumPy array or torch tensor as it is; any other __dlpack__ producer as a zero-copy NumPy view (torch where NumPy lacks the
-    dtype)."""
-    if a is None or isinstance(a, np.ndarray):
+    """A NumPy array or torch tensor as it is; any other __dlpack__ producer as a zero-copy
+    NumPy view (torch where NumPy lacks the dtype)."""
+    if type(a) in _DIRECT or isinstance(a, np.ndarray):
         return a
     tensor = _torch_tensor_type()
     if tensor is not None and isinstance(a, tensor):
+        _DIRECT.add(tensor)
         return a
     if hasattr(a, "__dlpack__"):
         try:
