@@ -108,7 +108,10 @@ class Operand {
   }
 
   // The aclTensor over this view; the storage is the view's own extent, starting at its first
-  // element (so offset 0): the C API reads exactly the elements the view names.
+  // element (so offset 0): the C API reads exactly the elements the view names. The caller's
+  // host address is the device address: on the CPU backend device memory is this process's
+  // memory, and the C API takes any address as tensor data. (A backend with memory of its own
+  // would need the caller's pages mapped for it first, as CANN's aclrtHostRegister does.)
   aclTensor* CreateTensor() const {
     int64_t extent = 1;
     for (size_t d = 0; d < shape_.size(); ++d) {
