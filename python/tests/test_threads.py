@@ -1,6 +1,7 @@
 """Many Python threads calling at once (each on its own stream, the GIL released while the
 library runs) give the serial results bitwise."""
 import threading
+import time
 
 import torch
 
@@ -67,3 +68,27 @@ def test_errors_stay_with_their_thread():
     for thread in threads:
         thread.join()
     assert len(messages) == 4 and all("DT_DOUBLE" in m for m in messages)
+
+
+def test_the_gil_is_released_while_the_library_computes():
+    """Another Python thread keeps running in the middle of a long call."""
+    gen = torch.Generator().manual_seed(9)
+    x, t = rand(gen, (2 * 10**7,)), rand(gen, (2 * 10**7,), 0, 1)
+    ticks = []
+    stop = threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)
+
+    thread = threading.Thread(target=ticker)
+    thread.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    openaclnn.binary_cross_entropy_with_logits(x, t, reduction="sum")
+    end = time.perf_counter()
+    stop.set()
+    thread.join()
+    margin = 0.25 * (end - start)
+    assert any(start + margin < tick < end - margin for tick in ticks), (end - start)
