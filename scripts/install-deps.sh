@@ -3,7 +3,8 @@
 # Usage: scripts/install-deps.sh [build|test|arm64]   (build: compiler and libraries only)
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config libhwy-dev nlohmann-json3-dev)
+# python3-dev and pybind11-dev: the Python package (built whenever they are present).
+packages=(g++ cmake ninja-build pkg-config libhwy-dev nlohmann-json3-dev python3-dev pybind11-dev)
 if [[ "${1:-test}" == "test" ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev python3 python3-numpy python3-torch
              python3-pytest python3-mpmath)

@@ -1,73 +1,21 @@
-"""ctypes bindings to OpenACLNN's C API, used by the conformance suites.
+"""The conformance suites' view of OpenACLNN: operands as strided views over raw storages, run
+through the openaclnn package's binding (the one binding of the C API; its phases, stream and
+synchronisation as a user program runs them), plus exact rounding helpers.
 
-Everything goes through the public C API exactly as a user program would: aclInit,
-aclrtSetDevice, aclrtCreateStream, aclrtMalloc + aclrtMemcpy, aclCreateTensor with explicit
-strides / offset / storage shape, the two phases of an op, aclrtSynchronizeStream, copy back,
-destroy and free.
-
-The library is the file named by $OPENACLNN_LIBRARY, else <repo>/build/lib64/libopenaclnn.so.
+The package is found on PYTHONPATH (ctest sets <build>/python).
 
 Host-side values are float64 numpy arrays; `View` describes one operand as a strided view
 (shape, strides, offset, all in elements) over a flat storage of raw fp32/fp16/bf16 bits.
 Rounding helpers (`round_to`) implement IEEE round-to-nearest-even from float64 in one step,
 with overflow to infinity, for the three formats; they do not depend on the library.
 """
-import atexit
-import ctypes
-import os
-
 import numpy as np
+import torch
 
-# ----------------------------------------------------------------------------------------------
-# Library and runtime
+import openaclnn
+from openaclnn import _binding
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_DEFAULT_LIB = os.path.join(_HERE, "..", "..", "build", "lib64", "libopenaclnn.so")
-LIBRARY_PATH = os.path.abspath(os.environ.get("OPENACLNN_LIBRARY") or _DEFAULT_LIB)
-
-lib = ctypes.CDLL(LIBRARY_PATH)
-
-c_void_p = ctypes.c_void_p
-c_i64 = ctypes.c_int64
-c_u64 = ctypes.c_uint64
-c_int = ctypes.c_int
-I64P = ctypes.POINTER(c_i64)
-
-ACL_FLOAT, ACL_FLOAT16, ACL_BF16 = 0, 1, 27
-ACL_FORMAT_ND = 2
-ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST = 1, 2
-ACL_MEM_MALLOC_HUGE_FIRST = 0
-
-ACLNN_SUCCESS = 0
-ACLNN_ERR_PARAM_NULLPTR = 161001
-ACLNN_ERR_PARAM_INVALID = 161002
-
-
-def _fn(name, restype, argtypes):
-    f = getattr(lib, name)
-    f.restype = restype
-    f.argtypes = argtypes
-    return f
-
-
-aclInit = _fn("aclInit", c_int, [ctypes.c_char_p])
-aclFinalize = _fn("aclFinalize", c_int, [])
-aclrtSetDevice = _fn("aclrtSetDevice", c_int, [ctypes.c_int32])
-aclrtResetDevice = _fn("aclrtResetDevice", c_int, [ctypes.c_int32])
-aclrtCreateStream = _fn("aclrtCreateStream", c_int, [ctypes.POINTER(c_void_p)])
-aclrtDestroyStream = _fn("aclrtDestroyStream", c_int, [c_void_p])
-aclrtSynchronizeStream = _fn("aclrtSynchronizeStream", c_int, [c_void_p])
-aclrtMalloc = _fn("aclrtMalloc", c_int, [ctypes.POINTER(c_void_p), ctypes.c_size_t, c_int])
-aclrtFree = _fn("aclrtFree", c_int, [c_void_p])
-aclrtMemcpy = _fn("aclrtMemcpy", c_int,
-                  [c_void_p, ctypes.c_size_t, c_void_p, ctypes.c_size_t, c_int])
-aclGetRecentErrMsg = _fn("aclGetRecentErrMsg", ctypes.c_char_p, [])
-aclCreateTensor = _fn("aclCreateTensor", c_void_p,
-                      [I64P, c_u64, c_int, I64P, c_i64, c_int, I64P, c_u64, c_void_p])
-aclDestroyTensor = _fn("aclDestroyTensor", c_int, [c_void_p])
-
-
-# op name -> number of tensor inputs before `reduction` (all ops: ..., reduction, out, ws, exec)
+# op name -> its tensor inputs before `reduction`, in the C API's order
 OPS = {
     "aclnnBinaryCrossEntropyWithLogits": ("self", "target", "weight", "pos_weight"),
     "aclnnBinaryCrossEntropyWithLogitsBackward":
@@ -76,69 +24,18 @@ OPS = {
         ("grad_output", "self", "target", "weight", "pos_weight"),
 }
 FORWARD, BACKWARD, TARGET_BACKWARD = list(OPS)
-
-
-def _bind_op(name):
-    n = len(OPS[name])
-    ws = _fn(name + "GetWorkspaceSize", c_int,
-             [c_void_p] * n + [c_i64, c_void_p, ctypes.POINTER(c_u64),
-                               ctypes.POINTER(c_void_p)])
-    run = _fn(name, c_int, [c_void_p, c_u64, c_void_p, c_void_p])
-    return ws, run
-
-
-_ops = {}
-
-
-def _op(name):
-    if name not in _ops:
-        _ops[name] = _bind_op(name)
-    return _ops[name]
-
-
-class AclError(RuntimeError):
-    pass
-
-
-def _check(rc, what):
-    if rc != 0:
-        msg = aclGetRecentErrMsg()
-        raise AclError(f"{what} returned {rc}: {msg.decode() if msg else ''}")
-
-
-_stream = None
-
-
-def stream():
-    """Initialises the runtime once per process and returns the stream every op runs on."""
-    global _stream
-    if _stream is None:
-        _check(aclInit(None), "aclInit")
-        _check(aclrtSetDevice(0), "aclrtSetDevice")
-        s = c_void_p()
-        _check(aclrtCreateStream(ctypes.byref(s)), "aclrtCreateStream")
-        _stream = s
-        atexit.register(_shutdown)
-    return _stream
-
-
-def _shutdown():
-    global _stream
-    if _stream is not None:
-        aclrtDestroyStream(_stream)
-        aclrtResetDevice(0)
-        aclFinalize()
-        _stream = None
+_RUN = {FORWARD: _binding.forward, BACKWARD: _binding.backward,
+        TARGET_BACKWARD: _binding.target_backward}
 
 
 # ----------------------------------------------------------------------------------------------
 # Formats and exact rounding (independent of the library)
 
-# name: (acl dtype, numpy storage dtype, precision p (bits incl. hidden), emin, largest finite)
+# name: (numpy storage dtype, precision p (bits incl. hidden), emin, largest finite)
 FORMATS = {
-    "fp32": (ACL_FLOAT, np.float32, 24, -126, float(np.finfo(np.float32).max)),
-    "fp16": (ACL_FLOAT16, np.float16, 11, -14, 65504.0),
-    "bf16": (ACL_BF16, np.uint16, 8, -126, float.fromhex("0x1.fep127")),
+    "fp32": (np.float32, 24, -126, float(np.finfo(np.float32).max)),
+    "fp16": (np.float16, 11, -14, 65504.0),
+    "bf16": (np.uint16, 8, -126, float.fromhex("0x1.fep127")),
 }
 DTYPES = tuple(FORMATS)
 
@@ -146,7 +43,7 @@ DTYPES = tuple(FORMATS)
 def round_to(values, dtype):
     """IEEE round-to-nearest-even of float64 values to `dtype` (one rounding, overflow -> inf),
     returned as float64."""
-    _, _, p, emin, fmax = FORMATS[dtype]
+    _, p, emin, fmax = FORMATS[dtype]
     v = np.asarray(values, dtype=np.float64)
     out = v.copy()
     fin = np.isfinite(v) & (v != 0)
@@ -162,7 +59,7 @@ def round_to(values, dtype):
 
 def ulp(values, dtype):
     """Spacing of `dtype` at |values| (the quantum of the binade, subnormal floor included)."""
-    _, _, p, emin, _ = FORMATS[dtype]
+    _, p, emin, _ = FORMATS[dtype]
     v = np.abs(np.asarray(values, dtype=np.float64))
     _, e = np.frexp(np.where(~np.isfinite(v), 1.0, v))  # frexp(0) gives e = 0: floor applies
     e = np.where(v == 0, emin + 1, e)
@@ -202,7 +99,7 @@ def bits_of(raw):
 class View:
     """One operand: a view (shape, strides, offset; elements) over a flat raw storage."""
 
-    def __init__(self, dtype, storage, shape, strides=None, offset=0, storage_shape=None):
+    def __init__(self, dtype, storage, shape, strides=None, offset=0):
         self.dtype = dtype
         self.storage = np.ascontiguousarray(storage)
         self.shape = tuple(int(s) for s in shape)
@@ -210,9 +107,6 @@ class View:
             strides = contiguous_strides(self.shape)
         self.strides = tuple(int(s) for s in strides)
         self.offset = int(offset)
-        self.storage_shape = (tuple(storage_shape) if storage_shape is not None
-                              else (self.storage.size,))
-        assert int(np.prod(self.storage_shape)) == self.storage.size
 
     @property
     def numel(self):
@@ -235,8 +129,7 @@ class View:
     @staticmethod
     def contiguous(values, dtype):
         values = np.asarray(values, dtype=np.float64)
-        return View(dtype, to_storage(values.reshape(-1), dtype), values.shape,
-                    storage_shape=values.shape if values.ndim else (1,))
+        return View(dtype, to_storage(values.reshape(-1), dtype), values.shape)
 
 
 def contiguous_strides(shape):
@@ -324,55 +217,21 @@ def output_view(rng, shape, dtype, kind=None, sentinel=-7.25):
 # Running an op
 
 
-class _Device:
-    """Device copies of the storages of a set of views, freed on exit."""
-
-    def __init__(self):
-        self.ptrs = []
-
-    def upload(self, view):
-        nbytes = max(view.storage.nbytes, 1)
-        p = c_void_p()
-        _check(aclrtMalloc(ctypes.byref(p), nbytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")
-        self.ptrs.append(p)
-        if view.storage.nbytes:
-            _check(aclrtMemcpy(p, nbytes, view.storage.ctypes.data_as(c_void_p),
-                               view.storage.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy H2D")
-        return p
-
-    def download(self, p, view):
-        host = np.empty_like(view.storage)
-        if host.nbytes:
-            _check(aclrtMemcpy(host.ctypes.data_as(c_void_p), host.nbytes, p, host.nbytes,
-                               ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy D2H")
-        return host
-
-    def free(self):
-        for p in self.ptrs:
-            aclrtFree(p)
-        self.ptrs = []
-
-
-def _arr(vals):
-    vals = list(vals)
-    return (c_i64 * max(len(vals), 1))(*vals)
-
-
-def create_tensor(view, ptr):
-    shape, strides, sshape = _arr(view.shape), _arr(view.strides), _arr(view.storage_shape)
-    t = aclCreateTensor(shape, len(view.shape), FORMATS[view.dtype][0], strides, view.offset,
-                        ACL_FORMAT_ND, sshape, len(view.storage_shape), ptr)
-    if not t:
-        raise AclError("aclCreateTensor failed: " + (aclGetRecentErrMsg() or b"").decode())
-    return t
+def as_tensor(view, storage=None):
+    """A torch tensor over `storage` (view.storage by default) with the view's shape, strides
+    and offset: the memory itself, no copy (bf16 bits reinterpreted)."""
+    storage = view.storage if storage is None else storage
+    flat = torch.from_numpy(storage.view(np.int16) if view.dtype == "bf16" else storage)
+    if view.dtype == "bf16":
+        flat = flat.view(torch.bfloat16)
+    return flat.as_strided(view.shape, view.strides, view.offset)
 
 
 class OpResult:
-    def __init__(self, status, out_storage, out_view, workspace_size, message):
+    def __init__(self, status, out_storage, out_view, message):
         self.status = status
-        self.storage = out_storage  # raw storage of out after the run (None if phase 1 failed)
+        self.storage = out_storage  # raw storage of out after the run (None if it failed)
         self.view = out_view
-        self.workspace_size = workspace_size
         self.message = message
 
     def values(self):
@@ -385,44 +244,17 @@ class OpResult:
 
 
 def run_op(name, inputs, reduction, out):
-    """Runs op `name` with `inputs` (dict: operand name -> View or None) and `out` (View).
-    Returns an OpResult; status != 0 means phase 1 (or 2) rejected the call."""
-    ws_fn, run_fn = _op(name)
-    s = stream()
-    dev = _Device()
-    tensors = []
+    """Runs op `name` with `inputs` (dict: operand name -> View or None) into a copy of `out`'s
+    storage (`out` itself keeps its contents for comparisons). Returns an OpResult; status != 0
+    means the C API rejected the call."""
+    result = out.storage.copy()
+    operands = [None if inputs.get(operand) is None else as_tensor(inputs[operand])
+                for operand in OPS[name]]
     try:
-        args = []
-        for operand in OPS[name]:
-            v = inputs.get(operand)
-            if v is None:
-                args.append(None)
-            else:
-                t = create_tensor(v, dev.upload(v))
-                tensors.append(t)
-                args.append(t)
-        out_ptr = dev.upload(out)
-        out_t = create_tensor(out, out_ptr)
-        tensors.append(out_t)
-        ws_size = c_u64(0)
-        executor = c_void_p()
-        rc = ws_fn(*args, reduction, out_t, ctypes.byref(ws_size), ctypes.byref(executor))
-        if rc != 0:
-            return OpResult(rc, None, out, None, (aclGetRecentErrMsg() or b"").decode())
-        ws_ptr = c_void_p()
-        if ws_size.value > 0:
-            _check(aclrtMalloc(ctypes.byref(ws_ptr), ws_size.value, ACL_MEM_MALLOC_HUGE_FIRST),
-                   "aclrtMalloc(workspace)")
-            dev.ptrs.append(ws_ptr)
-        rc = run_fn(ws_ptr, ws_size.value, executor, s)
-        if rc != 0:
-            return OpResult(rc, None, out, ws_size.value, (aclGetRecentErrMsg() or b"").decode())
-        _check(aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
-        return OpResult(0, dev.download(out_ptr, out), out, ws_size.value, "")
-    finally:
-        for t in tensors:
-            aclDestroyTensor(t)
-        dev.free()
+        _RUN[name](*operands, reduction, as_tensor(out, result))
+    except openaclnn.Error as error:
+        return OpResult(error.status, None, out, str(error))
+    return OpResult(0, result, out, "")
 
 
 def forward(x, t, w=None, p=None, reduction=0, out=None, out_dtype=None):

@@ -199,7 +199,7 @@ def test_finite_overflow_gives_inf():
 def rounding_cases(dtype):
     """Values v exactly representable in fp32 at (and one fp32 ulp around) fp16/bf16 ties,
     subnormal ties and the overflow threshold."""
-    _, _, prec, emin, fmax = A.FORMATS[dtype]
+    _, prec, emin, fmax = A.FORMATS[dtype]
     vals = []
     for e in [emin - prec + 2, emin - 1, emin, -3, 0, 5, 12]:
         q = 2.0 ** (e - prec + 1) if e >= emin else 2.0 ** (emin - prec + 1)
