@@ -70,17 +70,8 @@ def binary_cross_entropy_with_logits_and_grad(input, target, weight=None, pos_we
     input, target, weight, pos_weight = _natives(input, target, weight, pos_weight)
     loss = _result(input, target, () if code else input.shape)
     grad = _result(input, target, input.shape)
-    _forward_and_grad(input, target, weight, pos_weight, code, loss, grad)
+    _binding.forward_and_grad(input, target, weight, pos_weight, code, loss, grad)
     return loss, grad
-
-
-def _forward_and_grad(input, target, weight, pos_weight, code, loss, grad):
-    # TEMPORARY until aclnnBinaryCrossEntropyWithLogitsAndGrad lands on main: the forward and
-    # the Backward with a gradient of ones (two passes). Replaced by _binding.forward_and_grad.
-    _binding.forward(input, target, weight, pos_weight, code, loss)
-    ones = _result(input, target, ())
-    ones[()] = 1
-    _binding.backward(ones, input, target, weight, pos_weight, code, grad)
 
 
 def __getattr__(name):

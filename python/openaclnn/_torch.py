@@ -2,7 +2,7 @@
 import torch
 
 from . import _binding
-from . import (Error, _PARAM_INVALID, _natives, _reduction_code, _result, _forward_and_grad)
+from . import Error, _PARAM_INVALID, _natives, _reduction_code, _result
 
 
 class _BCEWithLogits(torch.autograd.Function):
@@ -17,7 +17,7 @@ class _BCEWithLogits(torch.autograd.Function):
         ctx.grad_input = None
         if ctx.needs_input_grad[0]:
             ctx.grad_input = _result(x, t, x.shape)
-            _forward_and_grad(x, t, w, p, code, loss, ctx.grad_input)
+            _binding.forward_and_grad(x, t, w, p, code, loss, ctx.grad_input)
         else:
             _binding.forward(x, t, w, p, code, loss)
         if ctx.needs_input_grad[1]:

@@ -19,6 +19,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
+#include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
 
 namespace py = pybind11;
 
@@ -412,7 +413,7 @@ struct TensorDeleter {
 };
 using TensorHandle = std::unique_ptr<aclTensor, TensorDeleter>;
 
-enum class Op { kForward, kBackward, kTargetBackward };
+enum class Op { kForward, kBackward, kTargetBackward, kForwardAndGrad };
 
 using Tensors = std::vector<const aclTensor*>;
 
@@ -429,6 +430,9 @@ aclnnStatus GetWorkspaceSize(Op op, const Tensors& in, int64_t reduction,
     case Op::kTargetBackward:
       return aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
           in[0], in[1], in[2], in[3], in[4], reduction, out[0], bytes, executor);
+    case Op::kForwardAndGrad:
+      return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
+          in[0], in[1], in[2], in[3], in[4], reduction, out[0], out[1], bytes, executor);
   }
   return kParamInvalid;  // unreachable: every Op is a case
 }
@@ -442,6 +446,8 @@ aclnnStatus Execute(Op op, void* workspace, uint64_t bytes, aclOpExecutor* execu
       return aclnnBinaryCrossEntropyWithLogitsBackward(workspace, bytes, executor, stream);
     case Op::kTargetBackward:
       return aclnnBinaryCrossEntropyWithLogitsTargetBackward(workspace, bytes, executor, stream);
+    case Op::kForwardAndGrad:
+      return aclnnBinaryCrossEntropyWithLogitsAndGrad(workspace, bytes, executor, stream);
   }
   return kParamInvalid;  // unreachable: every Op is a case
 }
@@ -540,4 +546,14 @@ PYBIND11_MODULE(_binding, m) {
             {"grad_output", "input", "target", "weight", "pos_weight"}, {"out"});
       },
       "aclnnBinaryCrossEntropyWithLogitsTargetBackward into `out`");
+  m.def(
+      "forward_and_grad",
+      [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,
+         int64_t reduction, py::handle out, py::handle grad_self) {
+        // gradOutput null: the gradient for grad_output = 1
+        Run(Op::kForwardAndGrad, py::make_tuple(self, target, weight, pos_weight, py::none()),
+            reduction, py::make_tuple(out, grad_self),
+            {"input", "target", "weight", "pos_weight", "grad_output"}, {"out", "grad_input"});
+      },
+      "aclnnBinaryCrossEntropyWithLogitsAndGrad (gradOutput = 1) into `out` and `grad_self`");
 }

@@ -72,3 +72,10 @@ def test_misaligned_strides():
 def test_a_failure_leaves_the_next_call_working():
     error_of(lambda: openaclnn.binary_cross_entropy_with_logits(X.astype(np.float64), T))
     assert np.isfinite(openaclnn.binary_cross_entropy_with_logits(X, T))
+
+
+def test_one_pass_function_reports_as_itself():
+    error = error_of(lambda: openaclnn.binary_cross_entropy_with_logits_and_grad(
+        X.astype(np.float64), T))
+    assert error.status == 161002
+    assert "aclnnBinaryCrossEntropyWithLogitsAndGrad" in str(error), str(error)

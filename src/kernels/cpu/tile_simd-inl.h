@@ -258,11 +258,11 @@ struct Evaluator {
     hn::Store(settled_upper, D64(), settled + kLanes / 2);
     for (size_t lane = 0; lane < kLanes; ++lane) {
       if (BitCast<uint64_t>(settled[lane]) != 0) continue;
-      const float x = inputs[kSelf][lane], w = inputs[kWeight][lane], p = inputs[kPosWeight][lane],
-                  g = inputs[kGradOutput][lane];
+      const float xs = inputs[kSelf][lane], ws = inputs[kWeight][lane],
+                  ps = inputs[kPosWeight][lane], gs = inputs[kGradOutput][lane];
       values[lane] = kKind == LossKind::kGradSelf
-                         ? math::exact::GradSelf(x, inputs[kTarget][lane], w, p, g, scale64)
-                         : math::exact::GradTarget(x, w, p, g, scale64);
+                         ? math::exact::GradSelf(xs, inputs[kTarget][lane], ws, ps, gs, scale64)
+                         : math::exact::GradTarget(xs, ws, ps, gs, scale64);
     }
     return hn::Load(D(), values);
   }

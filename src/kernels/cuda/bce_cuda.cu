@@ -99,13 +99,13 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
 // One thread block per reduction block: the block's values go to shared memory, kBlockLanes
 // threads sum one lane each in index order, and the lanes are folded as bce_reduction.h says.
 __global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaunch launch) {
-  __shared__ float values[kReductionBlock];
+  __shared__ double values[kReductionBlock];  // the unrounded terms, 32 KiB
   __shared__ double lanes[kBlockLanes];
   const int64_t block = blockIdx.x;
   const int64_t begin = block * kReductionBlock;
   const int length = cuda::BlockLength(launch, block);
   for (int i = threadIdx.x; i < length; i += blockDim.x) {
-    values[i] = cuda::EvaluateAt(launch, begin + i);
+    values[i] = cuda::EvaluateWideAt(launch, begin + i);
   }
   __syncthreads();
   if (threadIdx.x < kBlockLanes) {
@@ -153,6 +153,12 @@ void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
 }
 
 const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
+  // The one-pass loss + gradient extension has no CUDA kernel yet: refuse it rather than leave
+  // its gradient unwritten.
+  if (problem.operands[kGradSelfOut].slot >= 0) {
+    return "aclnnBinaryCrossEntropyWithLogitsAndGrad has no CUDA kernel yet; call the forward and "
+           "aclnnBinaryCrossEntropyWithLogitsBackward instead";
+  }
   const DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   auto stream = static_cast<cudaStream_t>(context.queue);
   if (problem.reduction == Reduction::kNone) {

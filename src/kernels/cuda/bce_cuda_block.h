@@ -101,15 +101,21 @@ OPENACLNN_HOST_DEVICE inline float ReadAt(const DeviceLaunch& launch, int which,
   return LoadAs32(operand.base, operand.layout.type, ElementAt(launch, which, flat));
 }
 
-// The value of flat element `flat`, from the shared element formula.
-OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
+// The value of flat element `flat` before its rounding to fp32, from the shared element formula:
+// what a reduction sums (bce_element.h).
+OPENACLNN_HOST_DEVICE inline double EvaluateWideAt(const DeviceLaunch& launch, int64_t flat) {
   ElementInputs in;
   in.x = ReadAt(launch, kSelf, flat);
   in.t = ReadAt(launch, kTarget, flat);
   in.w = ReadAt(launch, kWeight, flat);
   in.p = ReadAt(launch, kPosWeight, flat);
   in.g = ReadAt(launch, kGradOutput, flat);
-  return BceElement(launch.kind, launch.gradient_scale, in);
+  return BceElementWide(launch.kind, launch.gradient_scale, in);
+}
+
+// The value of flat element `flat`, rounded once to fp32.
+OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
+  return static_cast<float>(EvaluateWideAt(launch, flat));
 }
 
 OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value) {
@@ -119,9 +125,9 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
 
 // Lane `lane` of a block's fixed summation order (bce_reduction.h): its elements lane,
 // lane + kBlockLanes, ... in index order, summed in fp64 from +0.0.
-OPENACLNN_HOST_DEVICE inline double LaneSum(const float* values, int count, int lane) {
+OPENACLNN_HOST_DEVICE inline double LaneSum(const double* values, int count, int lane) {
   double sum = 0.0;
-  for (int i = lane; i < count; i += kBlockLanes) sum += static_cast<double>(values[i]);
+  for (int i = lane; i < count; i += kBlockLanes) sum += values[i];
   return sum;
 }
 

@@ -28,11 +28,11 @@ void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
       cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
     return;
   }
-  std::vector<float> values(kReductionBlock);
+  std::vector<double> values(kReductionBlock);
   for (int64_t block = 0; block < ReductionBlocks(problem.count); ++block) {
     const int length = cuda::BlockLength(launch, block);
     for (int i = 0; i < length; ++i) {
-      values[i] = cuda::EvaluateAt(launch, block * kReductionBlock + i);
+      values[i] = cuda::EvaluateWideAt(launch, block * kReductionBlock + i);
     }
     double lanes[kBlockLanes];
     for (int lane = 0; lane < kBlockLanes; ++lane) {
@@ -109,7 +109,8 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
       broadcast_rows,
       row_major,
       c.layout == Layout::kStridedOut ? column_major : row_major};
-  for (int which = 0; which < kOperandCount; ++which) {
+  // Every operand up to out; the fused pass's second output (kGradSelfOut) stays absent.
+  for (int which = 0; which <= kOut; ++which) {
     StridedOperand& operand = problem.operands[which];
     operand.slot = which;
     operand.type = c.type;

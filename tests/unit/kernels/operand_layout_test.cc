@@ -127,7 +127,7 @@ TEST(OperandLayout, TransposedViewsGiveTheScalarDefinitionPerElement) {
       BceProblem fp32_out = problem;
       fp32_out.operands[kOut].type = FloatType::kFloat32;
       const TensorAddresses addresses{x.data(), t.data(), nullptr, nullptr, nullptr, out.data()};
-      RunBce(fp32_out, addresses, nullptr);
+      kCpuBceKernels.run(fp32_out, {addresses, nullptr, nullptr});
       int mismatches = 0;
       for (int64_t i = 0; i < problem.count && mismatches < 5; ++i) {
         ElementInputs in;
@@ -166,10 +166,12 @@ TEST(OperandLayout, ReductionsOverTransposedViewsKeepTheRowMajorOrder) {
     }
     std::vector<double> workspace(ReductionBlocks(strided.count));
     float strided_sum = 0.0f, flat_sum = 0.0f;
-    RunBce(strided, {x.data(), t.data(), nullptr, nullptr, nullptr, &strided_sum},
-           workspace.data());
-    RunBce(flat, {flat_x.data(), flat_t.data(), nullptr, nullptr, nullptr, &flat_sum},
-           workspace.data());
+    kCpuBceKernels.run(
+        strided,
+        {{x.data(), t.data(), nullptr, nullptr, nullptr, &strided_sum}, workspace.data(), nullptr});
+    kCpuBceKernels.run(flat, {{flat_x.data(), flat_t.data(), nullptr, nullptr, nullptr, &flat_sum},
+                              workspace.data(),
+                              nullptr});
     EXPECT_TRUE(SameFloat(strided_sum, flat_sum))
         << Describe(view) << ": " << strided_sum << " vs " << flat_sum;
   }
