@@ -7,7 +7,8 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libhwy-dev nlohmann-json3-dev python3-dev pybind11-dev)
 if [[ "${1:-test}" == "test" ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev python3 python3-numpy python3-torch
-             python3-pytest python3-mpmath)
+             python3-pytest python3-mpmath python3-hypothesis
+             clang libclang-rt-14-dev)  # clang + its runtime: the libFuzzer stage
 fi
 # arm64: the aarch64 cross compiler, qemu-user, and the arm64 libraries the cross-built tests
 # link. Debian multiarch puts those in /usr/lib/aarch64-linux-gnu, where qemu-aarch64 finds them

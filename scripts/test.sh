@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: a release build with every test (C API, units, PyTorch differential
-# and accuracy suites, ATK conformance, install + CANN link lines, examples), then the C/C++
-# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and under ThreadSanitizer.
+# The whole test suite: a release build with every test (C API, units, rounding quality, the
+# Python package and the PyTorch differential and accuracy suites, ATK conformance, install +
+# CANN link lines, examples, docs), the CUDA library where nvcc is found, then the C/C++ tests
+# again under AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer, a bounded
+# libFuzzer run, and an aarch64 cross-build tested under qemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh test
