@@ -272,13 +272,14 @@ void RegisterAll() {
       ->Unit(benchmark::kMillisecond);
 }
 
-// Both phases of one op call, with a workspace when it asks for one (no synchronisation).
+// Both phases of one op call, with a workspace when it asks for one (no synchronisation);
+// whether both succeeded.
 template <class Plan, class Launch>
-void Call(Plan plan, Launch launch, void* workspace) {
+bool Call(Plan plan, Launch launch, void* workspace) {
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
-  plan(&bytes, &executor);
-  launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream);
+  return plan(&bytes, &executor) == ACL_SUCCESS &&
+         launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream) == ACL_SUCCESS;
 }
 
 // A training step's loss and self gradient on contiguous [N/100, 100] fp32 operands (gradOutput
@@ -307,33 +308,30 @@ void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weig
                        ? Tensor(loss, count, type, kContiguous)
                        : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, loss);
   aclTensor* grad_self = Tensor(grad, count, type, kContiguous);
-  for (auto _ : state) {
+  TimeCalls(state, count, [&] {
     if (fused) {
-      Call(
+      return Call(
           [&](uint64_t* bytes, aclOpExecutor** executor) {
             return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
                 self, target, nullptr, pos_weight, nullptr, reduction, out, grad_self, bytes,
                 executor);
           },
           aclnnBinaryCrossEntropyWithLogitsAndGrad, workspace);
-    } else {
-      Call(
-          [&](uint64_t* bytes, aclOpExecutor** executor) {
-            return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
-                self, target, nullptr, pos_weight, reduction, out, bytes, executor);
-          },
-          aclnnBinaryCrossEntropyWithLogits, workspace);
-      Call(
-          [&](uint64_t* bytes, aclOpExecutor** executor) {
-            return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
-                grad_output, self, target, nullptr, pos_weight, reduction, grad_self, bytes,
-                executor);
-          },
-          aclnnBinaryCrossEntropyWithLogitsBackward, workspace);
     }
-    aclrtSynchronizeStream(g_stream);
-  }
-  state.SetItemsProcessed(state.iterations() * count);
+    return Call(
+               [&](uint64_t* bytes, aclOpExecutor** executor) {
+                 return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
+                     self, target, nullptr, pos_weight, reduction, out, bytes, executor);
+               },
+               aclnnBinaryCrossEntropyWithLogits, workspace) &&
+           Call(
+               [&](uint64_t* bytes, aclOpExecutor** executor) {
+                 return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                     grad_output, self, target, nullptr, pos_weight, reduction, grad_self, bytes,
+                     executor);
+               },
+               aclnnBinaryCrossEntropyWithLogitsBackward, workspace);
+  });
   for (aclTensor* tensor : {self, target, grad_output, pos_weight, out, grad_self}) {
     if (tensor) aclDestroyTensor(tensor);
   }

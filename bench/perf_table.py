@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/ usr / bin / python3
 """The performance table: OpenACLNN against the memory-bandwidth limit and PyTorch, in one run.
 
 Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--repetitions 3]
@@ -16,7 +16,8 @@ cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
 import argparse, json, os, platform, subprocess, sys, time
 
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
-OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target"}
+OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target",
+            "fused": "loss + grad, one pass", "two_calls": "loss + grad, two calls"}
 
 
 def rate(benchmark):
@@ -57,13 +58,20 @@ def parse(name):
     parts = name.split("/")
     if parts[0] == "stream":
         return None
+    if parts[0] == "loss_and_grad":  # loss_and_grad/{fused,two_calls}/layout/...
+        parts = parts[1:]
     op, layout, dtype, reduction, weights, n = parts[:6]
     return dict(op=op, layout=layout, dtype=dtype, reduction=reduction, weights=weights, n=int(n))
 
 
 def bytes_per_element(case):
     """The traffic the op cannot avoid: self; target (not for the target gradient, which does not
-    depend on it); a full weight; a full gradOutput (none); the output (none, and gradients)."""
+    depend on it); a full weight; a full gradOutput (none); the output (none, and gradients). The
+    loss and gradient together (one pass, or two calls) read self, target and weight once and
+    write the gradient and, for none, the loss: its gradOutput is all ones (a null pointer)."""
+    if case["op"] in ("fused", "two_calls"):
+        return ELEM[case["dtype"]] * (2 + (case["weights"] == "full") + 1 +
+                                      (case["reduction"] == "none"))
     reads = 1 + (case["op"] != "grad_target") + (case["weights"] == "full")
     reads += case["op"] != "bce" and case["reduction"] == "none"
     writes = case["op"] != "bce" or case["reduction"] == "none"
@@ -89,6 +97,10 @@ def torch_rate(torch, case, threads, repetitions):
     try:
         if case["op"] == "bce":
             call = lambda: f(x, t, weight=w, pos_weight=p, reduction=case["reduction"])
+        elif case["op"] in ("fused", "two_calls"):  # a training step: forward, then backward
+            x.requires_grad_(True)
+            call = lambda: f(x, t, weight=w, pos_weight=p, reduction=case["reduction"]).sum(
+            ).backward()
         else:
             wrt = x if case["op"] == "grad_self" else t
             wrt.requires_grad_(True)
