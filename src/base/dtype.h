@@ -81,10 +81,17 @@ OPENACLNN_HOST_DEVICE inline uint16_t FloatToFloat16(float value) {
   return static_cast<uint16_t>(sign | ((magnitude - 0x38000000u + rounding) >> 13));
 }
 
+// The one NaN every result that is NaN carries: the positive default quiet NaN (fp32 0x7fc00000,
+// fp16 0x7e00, bf16 0x7fc0 once narrowed). IEEE leaves the sign and payload of a NaN result to
+// the implementation, and compilers may swap the operands of a commutative operation, so without
+// this the bits of a NaN could depend on the code path, the SIMD width or the backend.
+inline constexpr double kCanonicalNaN = __builtin_nan("");
+
 // A double rounded once to `type`, stored in the low bits of the result: round-to-odd to fp32
 // first keeps enough sticky information that the final rounding to fp16/bf16 is the correct
 // rounding of the double, not a double rounding.
 OPENACLNN_HOST_DEVICE inline uint32_t RoundOnce(double value, FloatType type) {
+  if (value != value) value = kCanonicalNaN;  // which NaN an IEEE operation returns is not fixed
   if (type == FloatType::kFloat32) return BitCast<uint32_t>(static_cast<float>(value));
   float narrowed = static_cast<float>(value);
   if (static_cast<double>(narrowed) != value && narrowed == narrowed) {

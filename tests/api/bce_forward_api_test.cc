@@ -2,6 +2,7 @@
 // contract (docs/contract/checks-and-codes.md §2), every check's status code and message,
 // phase-2 misuse, and values against fp64.
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
@@ -116,6 +117,70 @@ TEST(BceForwardChecks, EmptyInputSumsToZeroAndAveragesToNaN) {
   EXPECT_EQ(sum.Read()[0], 0.0f);
   ASSERT_EQ(RunOp(self, mean_target, nullptr, nullptr, 1, mean), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(mean.Read()[0]));
+}
+
+// IEEE fixes neither the sign nor the payload of a NaN an operation returns (x86 makes -inf + inf
+// negative and passes an input NaN's sign on), so every NaN result is the one positive quiet NaN
+// (docs/contract/numerics.md §4), whatever route made it and whichever code path (SIMD vector,
+// remainder, reduction) computed it.
+// `values` written into `tensor`'s storage as its dtype, infinities and NaN (with their sign)
+// included, which the test tensors' own encoders do not carry for fp16/bf16.
+void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
+                        const std::vector<float>& values) {
+  const size_t size = aclDataTypeSize(dtype);
+  std::vector<unsigned char> bytes(values.size() * size);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &values[i], 4);
+    if (dtype == ACL_FLOAT16) {
+      const uint32_t sign = (bits >> 16) & 0x8000u;
+      bits = std::isnan(values[i])   ? sign | 0x7e00u
+             : std::isinf(values[i]) ? sign | 0x7c00u
+                                     : ToHalf(values[i]);
+    } else if (dtype == ACL_BF16) {
+      bits >>= 16;  // exact for the values used here
+    }
+    std::memcpy(bytes.data() + i * size, &bits, size);
+  }
+  ASSERT_EQ(aclrtMemcpy(tensor.device(), bytes.size(), bytes.data(), bytes.size(),
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+}
+
+TEST(BceForwardValues, EveryNaNResultIsTheDefaultQuietNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t count = 53;  // whole SIMD vectors and a remainder
+  std::vector<float> x(count, 0.5f), t(count, 0.25f), w(count, 1.0f);
+  for (int64_t i = 0; i < count; i += 4) x[i] = -inf;  // inf - inf
+  for (int64_t i = 1; i < count; i += 4) x[i] = -nan;  // a negative NaN passed on
+  for (int64_t i = 2; i < count; i += 4) w[i] = -nan;
+  const struct {
+    aclDataType dtype;
+    uint32_t nan_bits;
+  } cases[] = {{ACL_FLOAT, 0x7fc00000u}, {ACL_FLOAT16, 0x7e00u}, {ACL_BF16, 0x7fc0u}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.dtype);
+    const size_t size = aclDataTypeSize(c.dtype);
+    DeviceTensor self({count}, c.dtype, {}), target({count}, c.dtype, t);
+    DeviceTensor weight({count}, c.dtype, {});
+    UploadWithSpecials(self, c.dtype, x);
+    UploadWithSpecials(weight, c.dtype, w);
+    DeviceTensor out({count}, c.dtype, {}), sum({}, c.dtype, {});
+    ASSERT_EQ(RunOp(self, target, &weight, nullptr, 0, out), ACLNN_SUCCESS);
+    ASSERT_EQ(RunOp(self, target, &weight, nullptr, 2, sum), ACLNN_SUCCESS);
+    const std::vector<unsigned char> bytes = out.Bytes(), total = sum.Bytes();
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t bits = 0;
+      std::memcpy(&bits, bytes.data() + i * size, size);
+      if (i % 4 != 3) {
+        EXPECT_EQ(bits, c.nan_bits) << "element " << i;
+      }
+    }
+    uint32_t total_bits = 0;
+    std::memcpy(&total_bits, total.data(), size);
+    EXPECT_EQ(total_bits, c.nan_bits) << "sum";
+  }
 }
 
 TEST(BceForwardChecks, RankAboveEightIsRejected) {

@@ -10,8 +10,10 @@
   (HWY_SSSE3 | HWY_SSE4 | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
 #endif
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "kernels/cpu/strided.h"
 #include "kernels/cpu/tile_math.h"
