@@ -26,6 +26,7 @@ inline constexpr int64_t kMinBlocksPerThread = 2;
 struct Tiles {
   float input[kOut][kReductionBlock];
   float result[kReductionBlock];
+  float gradient[kReductionBlock];  // the fused pass's second output
 };
 
 // What every worker needs for one launch; lives on the launching thread's stack.
@@ -52,26 +53,14 @@ void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int
              });
 }
 
-// Evaluates `kind` over a block whose inputs are ready and stores it element-wise into output
-// operand `which` (in place when that is contiguous, else through the result tile), or, when
-// `sum`, returns the block's sum.
-double EvaluateBlock(const Launch& launch, LossKind kind, int which, bool sum,
-                     const TileInputs& inputs, int64_t begin, int64_t count, Tiles& tiles) {
-  const BceProblem& problem = *launch.problem;
-  const TensorAddresses& addresses = *launch.addresses;
-  TileOutput output;
-  if (!sum) {
-    const StridedOperand& out = problem.operands[which];
-    const bool in_place = launch.plans[which].access == Access::kFlat;
-    output.type = in_place ? out.type : FloatType::kFloat32;
-    output.data = in_place ? static_cast<char*>(addresses[out.slot]) +
-                                 (out.offset + begin) * ElementSize(out.type)
-                           : static_cast<void*>(tiles.result);
-  }
-  const double partial = EvaluateTile(kind, problem.gradient_scale, inputs, count, output, sum);
-  if (output.data == tiles.result)
-    WriteBlock(problem, addresses, which, begin, count, tiles.result);
-  return partial;
+// Where the block's results for output operand `which` go: in place when that output is
+// contiguous, else the fp32 `tile`, written through its strides afterwards (WriteBlock).
+TileOutput BlockOutput(const Launch& launch, int which, int64_t begin, float* tile) {
+  const StridedOperand& out = launch.problem->operands[which];
+  if (launch.plans[which].access != Access::kFlat) return {tile, FloatType::kFloat32};
+  return {static_cast<char*>((*launch.addresses)[out.slot]) +
+              (out.offset + begin) * ElementSize(out.type),
+          out.type};
 }
 
 void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
@@ -87,12 +76,17 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
                           begin, count, tiles.input[which]);
   }
   const bool sum = problem.reduction != Reduction::kNone;
+  const TileOutput output = sum ? TileOutput{} : BlockOutput(launch, kOut, begin, tiles.result);
+  // The fused pass: the gradient in the same pass, from the same exp(-|x|).
+  const bool fused = problem.operands[kGradSelfOut].slot >= 0;
+  const TileOutput gradient =
+      fused ? BlockOutput(launch, kGradSelfOut, begin, tiles.gradient) : TileOutput{};
   const double partial =
-      EvaluateBlock(launch, problem.kind, kOut, sum, inputs, begin, count, tiles);
+      EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, output, sum, gradient);
   if (sum) launch.partials[block] = partial;
-  // The fused pass: the gradient from the same block, while its inputs are still in cache.
-  if (problem.operands[kGradSelfOut].slot >= 0) {
-    EvaluateBlock(launch, LossKind::kGradSelf, kGradSelfOut, false, inputs, begin, count, tiles);
+  if (output.data == tiles.result) WriteBlock(problem, addresses, kOut, begin, count, tiles.result);
+  if (gradient.data == tiles.gradient) {
+    WriteBlock(problem, addresses, kGradSelfOut, begin, count, tiles.gradient);
   }
 }
 

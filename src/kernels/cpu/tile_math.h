@@ -30,15 +30,18 @@ struct TileOutput {
 // Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
 // stores them to `output` (rounded once to its type) when it has data, and returns the sum of
 // their values before rounding (BceElementWide: the loss in fp64) in the block order of
-// FoldLanes when `sum` is set (else 0). Runs the best SIMD
-// target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
+// FoldLanes when `sum` is set (else 0). With kind kLoss and a `gradient` that has data, the same
+// pass also stores there the gradient with respect to self (of the gradOutput operand, times
+// gradient_scale): bitwise what kind kGradSelf stores, from the one exp(-|x|) both need. Runs the
+// best SIMD target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
 double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                    const TileOutput& output, bool sum);
+                    const TileOutput& output, bool sum, const TileOutput& gradient = {});
 
 // The element-at-a-time definition of EvaluateTile, used where no SIMD target with a fused
 // multiply-add exists, and by tests as the reference.
 double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                          int64_t count, const TileOutput& output, bool sum);
+                          int64_t count, const TileOutput& output, bool sum,
+                          const TileOutput& gradient = {});
 
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();

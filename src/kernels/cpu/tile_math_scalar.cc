@@ -14,7 +14,9 @@ float Read(const TileOperand& operand, int64_t i) {
 }  // namespace
 
 double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                          int64_t count, const TileOutput& output, bool sum) {
+                          int64_t count, const TileOutput& output, bool sum,
+                          const TileOutput& gradient) {
+  const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
   double lanes[16] = {};
   for (int64_t i = 0; i < count; ++i) {
     ElementInputs element;
@@ -26,6 +28,10 @@ double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs
     const double wide = BceElementWide(kind, gradient_scale, element);
     if (output.data != nullptr) {
       cpu::StoreFrom32(output.data, output.type, i, static_cast<float>(wide));
+    }
+    if (with_gradient) {
+      const float value = BceElement(LossKind::kGradSelf, gradient_scale, element);
+      cpu::StoreFrom32(gradient.data, gradient.type, i, value);
     }
     if (sum) lanes[i % 16] += wide;
   }

@@ -42,9 +42,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 #include "kernels/cpu/tile_simd-inl.h"
 
 double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                        int64_t count, const TileOutput& output, bool sum) {
+                        int64_t count, const TileOutput& output, bool sum,
+                        const TileOutput& gradient) {
   switch (kind) {
     case LossKind::kLoss:
+      if (gradient.data != nullptr) {
+        return RunTile<LossKind::kLoss, true>(gradient_scale, inputs, count, output, sum, gradient);
+      }
       return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum);
     case LossKind::kGradSelf:
       return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, sum);
@@ -58,8 +62,9 @@ const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
 
 double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                        int64_t count, const TileOutput& output, bool sum) {
-  return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum);
+                        int64_t count, const TileOutput& output, bool sum,
+                        const TileOutput& gradient) {
+  return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum, gradient);
 }
 
 const char* TargetNameImpl() { return "scalar"; }
@@ -76,8 +81,9 @@ HWY_EXPORT(EvaluateTileImpl);
 HWY_EXPORT(TargetNameImpl);
 
 double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                    const TileOutput& output, bool sum) {
-  return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum);
+                    const TileOutput& output, bool sum, const TileOutput& gradient) {
+  return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum,
+                                                gradient);
 }
 
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }

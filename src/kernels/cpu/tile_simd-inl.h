@@ -273,10 +273,11 @@ V CanonicalNaN(V v) {
 }
 
 // One vector of results: `value` as stored, `lower`/`upper` its halves before the last
-// rounding (BceElementWide), as mean/sum add them.
+// rounding (BceElementWide), as mean/sum add them; `gradient` the self gradient of the fused pass.
 struct Result {
   V value;
   V64 lower, upper;
+  V gradient;
 };
 
 // The operands of kStep consecutive float vectors.
@@ -288,8 +289,9 @@ struct Operands {
 // A loss kind's evaluation of kStep float vectors at once: the formulas on their fp64 halves side
 // by side; a gradient's lanes whose fp32 rounding is not certain are recomputed one at a time by
 // the double-double formulas. Where some lane has an input that is not finite, that lane takes
-// the reference formula, as the scalar code does.
-template <LossKind kKind>
+// the reference formula, as the scalar code does. kFused (with kLoss): the self gradient too,
+// from the same exp(-|x|).
+template <LossKind kKind, bool kFused = false>
 struct Evaluator {
   Source x, t, w, p, g;
   V scale;
@@ -319,20 +321,33 @@ struct Evaluator {
     std::array<Result, kStep> results;
     if constexpr (kKind == LossKind::kLoss) {
       using O64 = WideOps64<2 * kStep>;
-      const auto loss = Loss64<O64>(Widen(in.x), Widen(in.t), Widen(in.w), Widen(in.p));
+      const auto x64 = Widen(in.x), t64 = Widen(in.t), w64 = Widen(in.w), p64 = Widen(in.p);
+      const auto e = ExpNeg64<O64>(O64::Abs(x64));
+      const auto loss = Loss64FromExp<O64>(x64, t64, w64, p64, e);
+      Vectors<kStep> gradients;
+      if constexpr (kFused) {
+        const auto estimate =
+            GradSelf64FromExp<O64>(x64, t64, w64, p64, Widen(in.g), O64::Set(scale64), e);
+        gradients = Settle(estimate, in, LossKind::kGradSelf);
+      }
       for (size_t j = 0; j < kStep; ++j) {
-        results[j] = {Narrow(loss, j), loss.part[2 * j], loss.part[2 * j + 1]};
+        results[j] = {Narrow(loss, j), loss.part[2 * j], loss.part[2 * j + 1], hn::Zero(D())};
+        if constexpr (kFused) {
+          results[j].gradient = FiniteOr<LossKind::kGradSelf>(gradients[j], in, j);
+        }
         const auto finite = AllFinite(in.x[j], in.t[j], in.w[j], in.p[j]);
         if (HWY_UNLIKELY(!hn::AllTrue(D(), finite))) {
           const V reference = ReferenceLoss<HwyOps>(in.x[j], in.t[j], in.w[j], in.p[j]);
           const V value = CanonicalNaN(hn::IfThenElse(finite, results[j].value, reference));
-          results[j] = {value, Lower64(value), Upper64(value)};
+          results[j].value = value;
+          results[j].lower = Lower64(value);
+          results[j].upper = Upper64(value);
         }
       }
     } else {
       const Vectors<kStep> values = kKind == LossKind::kGradSelf ? GradSelf(in) : GradTarget(in);
       for (size_t j = 0; j < kStep; ++j) {
-        results[j] = {values[j], Lower64(values[j]), Upper64(values[j])};
+        results[j] = {values[j], Lower64(values[j]), Upper64(values[j]), hn::Zero(D())};
       }
     }
     return results;
@@ -343,13 +358,8 @@ struct Evaluator {
     using O64 = WideOps64<2 * kStep>;
     const auto estimate = GradSelf64<O64>(Widen(in.x), Widen(in.t), Widen(in.w), Widen(in.p),
                                           Widen(in.g), O64::Set(scale64));
-    Vectors<kStep> values = Settle(estimate, in);
-    for (size_t j = 0; j < kStep; ++j) {
-      const auto finite = AllFinite(in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]);
-      if (HWY_LIKELY(hn::AllTrue(D(), finite))) continue;
-      const V reference = ReferenceGradSelf<HwyOps>(in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]);
-      values[j] = CanonicalNaN(hn::IfThenElse(finite, values[j], reference * scale));
-    }
+    Vectors<kStep> values = Settle(estimate, in, LossKind::kGradSelf);
+    for (size_t j = 0; j < kStep; ++j) values[j] = FiniteOr<LossKind::kGradSelf>(values[j], in, j);
     return values;
   }
 
@@ -366,20 +376,31 @@ struct Evaluator {
     if (!all_unweighted) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
     const auto estimate =
         GradTarget64<O64>(x64, Widen(in.w), Widen(in.p), Widen(in.g), O64::Set(scale64), log_term);
-    Vectors<kStep> values = Settle(estimate, in);
+    Vectors<kStep> values = Settle(estimate, in, LossKind::kGradTarget);
     for (size_t j = 0; j < kStep; ++j) {
-      const auto finite = AllFinite(in.x[j], in.w[j], in.p[j], in.g[j]);
-      if (HWY_LIKELY(hn::AllTrue(D(), finite))) continue;
-      const V reference = ReferenceGradTarget<HwyOps>(in.x[j], in.w[j], in.p[j], in.g[j]);
-      values[j] = CanonicalNaN(hn::IfThenElse(finite, values[j], reference * scale));
+      values[j] = FiniteOr<LossKind::kGradTarget>(values[j], in, j);
     }
     return values;
   }
 
+  // A gradient's vector j, with the lanes that have an input that is not finite taken from the
+  // reference formula.
+  template <LossKind kGradient, size_t kStep>
+  V FiniteOr(V value, const Operands<kStep>& in, size_t j) const {
+    const V x_j = in.x[j], t_j = in.t[j], w_j = in.w[j], p_j = in.p[j], g_j = in.g[j];
+    const auto finite = kGradient == LossKind::kGradSelf ? AllFinite(x_j, t_j, w_j, p_j, g_j)
+                                                         : AllFinite(x_j, w_j, p_j, g_j);
+    if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
+    const V reference = kGradient == LossKind::kGradSelf
+                            ? ReferenceGradSelf<HwyOps>(x_j, t_j, w_j, p_j, g_j)
+                            : ReferenceGradTarget<HwyOps>(x_j, w_j, p_j, g_j);
+    return CanonicalNaN(hn::IfThenElse(finite, value, reference * scale));
+  }
+
   // The estimates rounded to fp32, with the lanes they leave unsettled (rarely any) recomputed.
   template <size_t kStep>
-  Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate,
-                        const Operands<kStep>& in) const {
+  Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, const Operands<kStep>& in,
+                        LossKind gradient) const {
     const auto settled = Settled(estimate);
     Vectors<kStep> values;
     for (size_t j = 0; j < kStep; ++j) {
@@ -387,16 +408,16 @@ struct Evaluator {
       const auto lower = settled.part[2 * j], upper = settled.part[2 * j + 1];
       if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(lower, upper)))) continue;
       values[j] =
-          SettleLanes(values[j], hn::VecFromMask(D64(), lower), hn::VecFromMask(D64(), upper),
-                      in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]);
+          SettleLanes(gradient, values[j], hn::VecFromMask(D64(), lower),
+                      hn::VecFromMask(D64(), upper), in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]);
     }
     return values;
   }
 
   // `value` with its lanes that the estimates left unsettled (settled_* lanes 0) recomputed by
   // the double-double formula; out of line, so the common path keeps its registers.
-  HWY_NOINLINE V SettleLanes(V value, V64 settled_lower, V64 settled_upper, V xv, V tv, V wv, V pv,
-                             V gv) const {
+  HWY_NOINLINE V SettleLanes(LossKind gradient, V value, V64 settled_lower, V64 settled_upper, V xv,
+                             V tv, V wv, V pv, V gv) const {
     constexpr size_t kLanes = hn::MaxLanes(D());
     HWY_ALIGN float inputs[kOut][kLanes];
     HWY_ALIGN float values[kLanes];
@@ -410,7 +431,7 @@ struct Evaluator {
       if (BitCast<uint64_t>(settled[lane]) != 0) continue;
       const float xs = inputs[kSelf][lane], ws = inputs[kWeight][lane],
                   ps = inputs[kPosWeight][lane], gs = inputs[kGradOutput][lane];
-      values[lane] = kKind == LossKind::kGradSelf
+      values[lane] = gradient == LossKind::kGradSelf
                          ? math::exact::GradSelf(xs, inputs[kTarget][lane], ws, ps, gs, scale64)
                          : math::exact::GradTarget(xs, ws, ps, gs, scale64);
     }
@@ -418,13 +439,13 @@ struct Evaluator {
   }
 };
 
-// Operands a kind does not read (gradOutput for the loss, target for the target gradient) are
-// made absent, so they cost no memory traffic.
-template <LossKind kKind>
-Evaluator<kKind> MakeEvaluator(double gradient_scale, const TileInputs& in) {
+// Operands a kind does not read (gradOutput for the loss alone, target for the target gradient)
+// are made absent, so they cost no memory traffic.
+template <LossKind kKind, bool kFused = false>
+Evaluator<kKind, kFused> MakeEvaluator(double gradient_scale, const TileInputs& in) {
   const TileOperand none;
   const TileOperand& t = kKind == LossKind::kGradTarget ? none : in.operand[kTarget];
-  const TileOperand& g = kKind == LossKind::kLoss ? none : in.operand[kGradOutput];
+  const TileOperand& g = kKind == LossKind::kLoss && !kFused ? none : in.operand[kGradOutput];
   return {Source(in.operand[kSelf]),
           Source(t),
           Source(in.operand[kWeight]),
@@ -459,22 +480,33 @@ class BlockAccumulator {
   V64 sums_[2 * kGroups];
 };
 
+// Where a tile's results go: the output, the fused pass's gradient, the block sum.
+struct TileSinks {
+  const TileOutput& output;
+  const TileOutput& gradient;
+  bool sum;
+};
+
 // Elements [i, count), fewer than 16: whole vectors then one partial one, summed per element.
-template <LossKind kKind>
-void RunRemainder(const Evaluator<kKind>& eval, int64_t i, int64_t count, const TileOutput& output,
-                  bool sum, double* lanes) {
+template <LossKind kKind, bool kFused>
+void RunRemainder(const Evaluator<kKind, kFused>& eval, int64_t i, int64_t count,
+                  const TileSinks& sinks, double* lanes) {
   constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   for (; i < count; i += kLanes) {
     const int64_t n = count - i < kLanes ? count - i : kLanes;
     const Result r = n == kLanes ? eval.template At<1>(i)[0] : eval.AtPartial(i, n);
     HWY_ALIGN float values[kLanes];
+    HWY_ALIGN float gradients[kLanes];
     HWY_ALIGN double wide[kLanes];
     hn::Store(r.value, D(), values);
+    hn::Store(r.gradient, D(), gradients);
     hn::Store(r.lower, D64(), wide);
     hn::Store(r.upper, D64(), wide + kLanes / 2);
+    const TileOutput &output = sinks.output, &gradient = sinks.gradient;
     for (int64_t j = 0; j < n; ++j) {
       if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i + j, values[j]);
-      if (sum) lanes[(i + j) % 16] += wide[j];
+      if (kFused) cpu::StoreFrom32(gradient.data, gradient.type, i + j, gradients[j]);
+      if (sinks.sum) lanes[(i + j) % 16] += wide[j];
     }
   }
 }
@@ -483,9 +515,9 @@ void RunRemainder(const Evaluator<kKind>& eval, int64_t i, int64_t count, const 
 // of 16-element groups; vector j of a step adds into accumulator group j % kGroups, which keeps
 // the block order. Returns where it stopped. Flattened: GCC's inliner otherwise stops short of
 // the formulas on 4-vector values, and passes them through memory.
-template <size_t kStep, LossKind kKind>
-HWY_FLATTEN int64_t RunSteps(const Evaluator<kKind>& eval, int64_t i, int64_t count,
-                             const TileOutput& output, bool sum, BlockAccumulator& accumulator) {
+template <size_t kStep, LossKind kKind, bool kFused>
+HWY_FLATTEN int64_t RunSteps(const Evaluator<kKind, kFused>& eval, int64_t i, int64_t count,
+                             const TileSinks& sinks, BlockAccumulator& accumulator) {
   constexpr size_t kLanes = BlockAccumulator::kLanes;
   constexpr int64_t kStepElements = static_cast<int64_t>(kStep * kLanes);
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
@@ -493,25 +525,27 @@ HWY_FLATTEN int64_t RunSteps(const Evaluator<kKind>& eval, int64_t i, int64_t co
     const auto results = eval.template At<kStep>(i);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
-      if (output.data != nullptr) Store(output, at, results[j].value);
-      if (sum) accumulator.Add(j % BlockAccumulator::kGroups, results[j]);
+      if (sinks.output.data != nullptr) Store(sinks.output, at, results[j].value);
+      if (kFused) Store(sinks.gradient, at, results[j].gradient);
+      if (sinks.sum) accumulator.Add(j % BlockAccumulator::kGroups, results[j]);
     }
   }
   return i;
 }
 
-template <LossKind kKind>
+template <LossKind kKind, bool kFused = false>
 double RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-               const TileOutput& output, bool sum) {
-  const Evaluator<kKind> eval = MakeEvaluator<kKind>(gradient_scale, inputs);
+               const TileOutput& output, bool sum, const TileOutput& gradient = {}) {
+  const Evaluator<kKind, kFused> eval = MakeEvaluator<kKind, kFused>(gradient_scale, inputs);
+  const TileSinks sinks{output, gradient, sum};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // 4 fp64 parts side by side where vectors are 16 floats (32 registers; 8 parts measured no
   // faster), 16-element steps where they are 8 (16 registers).
-  int64_t i = RunSteps<2 * kGroups>(eval, 0, count, output, sum, accumulator);
-  i = RunSteps<kGroups>(eval, i, count, output, sum, accumulator);
+  int64_t i = RunSteps<2 * kGroups>(eval, 0, count, sinks, accumulator);
+  i = RunSteps<kGroups>(eval, i, count, sinks, accumulator);
   double lanes[16];
   accumulator.StoreLanes(lanes);
-  RunRemainder(eval, i, count, output, sum, lanes);
+  RunRemainder(eval, i, count, sinks, lanes);
   return sum ? FoldLanes(lanes) : 0.0;
 }

@@ -113,6 +113,23 @@ class TileEquality : public ::testing::TestWithParam<LossKind> {
         ADD_FAILURE() << what << ": element " << i << " differs";
       }
     }
+    if (kind == LossKind::kLoss) CompareFused(inputs, count, out_type, sum, simd, simd_sum, what);
+  }
+
+  // The fused pass (the loss with a gradient output) against the loss alone and the scalar
+  // self gradient, bitwise.
+  void CompareFused(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
+                    const std::vector<uint32_t>& loss, double loss_sum, const std::string& what) {
+    const double scale = 0.37;
+    std::vector<uint32_t> fused_loss(count), fused_grad(count), grad(count);
+    const double fused_sum =
+        EvaluateTile(LossKind::kLoss, scale, inputs, count, {fused_loss.data(), out_type}, sum,
+                     {fused_grad.data(), out_type});
+    EvaluateTileScalar(LossKind::kGradSelf, scale, inputs, count, {grad.data(), out_type}, false);
+    EXPECT_TRUE(SameDouble(fused_sum, loss_sum)) << what << " fused sum";
+    const size_t bytes = static_cast<size_t>(count) * (out_type == FloatType::kFloat32 ? 4 : 2);
+    EXPECT_EQ(std::memcmp(fused_loss.data(), loss.data(), bytes), 0) << what << " fused loss";
+    EXPECT_EQ(std::memcmp(fused_grad.data(), grad.data(), bytes), 0) << what << " fused gradient";
   }
 };
 
