@@ -20,8 +20,9 @@ class _BCEWithLogits(torch.autograd.Function):
             _binding.forward_and_grad(x, t, w, p, code, loss, ctx.grad_input)
         else:
             _binding.forward(x, t, w, p, code, loss)
-        if ctx.needs_input_grad[1]:
-            ctx.save_for_backward(input, target, weight, pos_weight)
+        # References, not copies: the target gradient reads them, and so does a second backward
+        # through a retained graph (the first one hands the one-pass gradient on).
+        ctx.save_for_backward(input, target, weight, pos_weight)
         ctx.code = code
         return loss
 
@@ -29,8 +30,15 @@ class _BCEWithLogits(torch.autograd.Function):
     @torch.autograd.function.once_differentiable
     def backward(ctx, grad_output):
         grad_input = grad_target = None
-        if ctx.needs_input_grad[0]:
-            grad_input = _scaled(ctx.grad_input, grad_output)
+        if ctx.needs_input_grad[0] and ctx.grad_input is not None:
+            # ctx lets go of the gradient, so that autograd can hand this tensor itself to
+            # input.grad: while ctx holds it, AccumulateGrad copies it into fresh memory (a page
+            # fault per 4 KiB; 2.6 ms of a 4 ms step at N = 1e6).
+            grad_input, ctx.grad_input = _scaled(ctx.grad_input, grad_output), None
+        elif ctx.needs_input_grad[0]:  # a second backward through a retained graph
+            x, t, w, p = _natives(*ctx.saved_tensors)
+            grad_input = _result(x, t, x.shape)
+            _binding.backward(grad_output, x, t, w, p, ctx.code, grad_input)
         if ctx.needs_input_grad[1]:
             x, t, w, p = _natives(*ctx.saved_tensors)
             grad_target = _result(x, t, x.shape)

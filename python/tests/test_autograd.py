@@ -52,6 +52,28 @@ def test_mean_gradient_is_the_one_pass_gradient_bitwise():
     assert t.grad is None
 
 
+def test_backward_hands_the_gradient_to_input_grad_without_a_copy():
+    """The one-pass gradient becomes input.grad itself: no copy into fresh memory per step."""
+    gen = torch.Generator().manual_seed(5)
+    x = rand(gen, (64, 64)).requires_grad_()
+    t = rand(gen, (64, 64), 0, 1)
+    loss = openaclnn.binary_cross_entropy_with_logits(x, t)
+    with torch.autograd.profiler.profile() as profile:
+        loss.backward()
+    copies = [event.name for event in profile.function_events
+              if event.name in ("aten::copy_", "aten::clone")]
+    assert copies == []
+
+
+def test_a_retained_graph_gives_the_gradient_again():
+    _, x, t, w, p = leaves(6, torch.float32, grad_target=False)
+    loss = openaclnn.binary_cross_entropy_with_logits(x, t, w, p)
+    loss.backward(retain_graph=True)
+    first = x.grad.clone()
+    loss.backward(torch.tensor(2.0))
+    assert torch.equal(x.grad, first + 2 * first)
+
+
 def test_target_only():
     gen = torch.Generator().manual_seed(4)
     x = rand(gen, SHAPE)
