@@ -151,7 +151,9 @@ def _result(input, target, shape):
     """An uninitialised result of input's kind, target's dtype and `shape`."""
     tensor = _torch_tensor_type()
     if tensor is not None and isinstance(input, tensor) and isinstance(target, tensor):
-        return input.new_empty(shape, dtype=target.dtype)  # the common case, kept short
+        return input.new_empty(shape, dtype=target.dtype)  # the common cases, kept short
+    if isinstance(target, np.ndarray) and not (tensor is not None and isinstance(input, tensor)):
+        return np.empty(shape, dtype=target.dtype)
     name = _dtype_name(target)
     if tensor is None or not isinstance(input, tensor):
         try:
