@@ -12,8 +12,8 @@ The exact values are computed in long double from cancellation-free forms (the s
 positive terms for the loss; the merged |x| terms for the target gradient), and that reference
 is checked against mpmath (50 digits) on a sample before anything is counted.
 
-Usage (from the repository root, after building the library):
-    /usr/bin/python3 bench/accuracy_table.py [--count 1000000] [--seed 9]
+Usage (from the repository root, after `cmake --build build`, which builds the package):
+    PYTHONPATH=build/python /usr/bin/python3 bench/accuracy_table.py [--count 1000000] [--seed 9]
 """
 import argparse
 import os
