@@ -1,10 +1,11 @@
 // The element kernel alone (EvaluateTile over one reduction block held in L1/L2), without the
 // op's phase 1, stream hand-off or memory traffic: the compute ceiling of the fused pass, for
 // comparing kernel changes. Also the scalar definition, for the SIMD speed-up.
-// Two input sets: `ramp` (x in [-8, 8), the values bce_bench uses: every lane on the common path)
+// Three input sets: `ramp` (x in [-8, 8), the values bce_bench uses: every lane on the common path)
 // and `mixed` (fp32 only: issue 9's accuracy inputs, |x| log-uniform over [1e-6, 120], a third of
 // the targets hard labels, w in [0, 4], p in [0, 8]), so a kernel whose cost depends on the
-// inputs (a rare exact path, a range split) is timed on both.
+// inputs (a rare exact path, a range split) is timed on both; and `zero_logits` (fp32, x = 0,
+// t = 0.5: exact zero self gradients, which once took the exact path lane by lane).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -54,6 +55,20 @@ Inputs RampInputs(FloatType type) {
           Ramp(type, 0.5f, 3.0f), Ramp(type, -1.0f, 1.0f)};
 }
 
+// The first step of a zero-initialised model under label smoothing: every logit 0, every target
+// 0.5, so every self gradient is exactly 0.
+Inputs ZeroLogitInputs() {
+  Inputs in = RampInputs(FloatType::kFloat32);
+  for (auto* values : {&in.x, &in.t}) {
+    const float value = values == &in.x ? 0.0f : 0.5f;
+    for (int64_t i = 0; i < kCount; ++i) reinterpret_cast<float*>(values->data())[i] = value;
+  }
+  return in;
+}
+
+// The input sets: ramp (any dtype), and for fp32 mixed and zero_logits.
+enum class InputSet { kRamp, kMixed, kZeroLogits };
+
 Inputs MixedInputs() {
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   auto uniform = [&](float high) {
@@ -75,8 +90,10 @@ Inputs MixedInputs() {
 
 template <bool kScalar>
 void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weighted, bool sum,
-             bool mixed) {
-  const Inputs in = mixed ? MixedInputs() : RampInputs(type);
+             InputSet set) {
+  const Inputs in = set == InputSet::kMixed        ? MixedInputs()
+                    : set == InputSet::kZeroLogits ? ZeroLogitInputs()
+                                                   : RampInputs(type);
   const std::vector<uint16_t>&x = in.x, &t = in.t, &w = in.w, &p = in.p, &g = in.g;
   std::vector<uint16_t> out(x.size());
   TileInputs inputs;
@@ -114,16 +131,21 @@ void Register() {
     for (const auto& type : types) {
       for (const bool weighted : {false, true}) {
         for (const bool sum : {false, true}) {
-          for (const bool mixed : {false, true}) {
-            if (mixed && type.type != FloatType::kFloat32) continue;
+          for (const InputSet set : {InputSet::kRamp, InputSet::kMixed, InputSet::kZeroLogits}) {
+            const bool fp32 = type.type == FloatType::kFloat32;
+            if (set != InputSet::kRamp && !fp32) continue;
+            if (set == InputSet::kZeroLogits && (weighted || sum)) continue;
+            const char* set_name = set == InputSet::kMixed        ? "/mixed"
+                                   : set == InputSet::kZeroLogits ? "/zero_logits"
+                                                                  : "/ramp";
             const std::string name = std::string("tile/") + kind.name + "/" + type.name +
                                      (weighted ? "/weights" : "/noweight") +
-                                     (sum ? "/sum" : "/store") + (mixed ? "/mixed" : "/ramp");
+                                     (sum ? "/sum" : "/store") + set_name;
             benchmark::RegisterBenchmark(name.c_str(), BM_Tile<false>, kind.kind, type.type,
-                                         weighted, sum, mixed);
-            if (type.type == FloatType::kFloat32 && !weighted) {
+                                         weighted, sum, set);
+            if (fp32 && !weighted && set != InputSet::kZeroLogits) {
               benchmark::RegisterBenchmark((name + "/scalar").c_str(), BM_Tile<true>, kind.kind,
-                                           type.type, weighted, sum, mixed);
+                                           type.type, weighted, sum, set);
             }
           }
         }
