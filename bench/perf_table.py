@@ -164,9 +164,9 @@ def summaries(rows):
               for c, th, ours, _, _ in rows}
     for (op, layout, dtype, reduction, weights, n, threads), ours in sorted(by_key.items()):
         if n <= 1000:
-            lines.append("- small call, %s %s N = %d, %d threads (phase 1 + phase 2 + "
+            lines.append("- small call, %s %s %s N = %d, %d threads (phase 1 + phase 2 + "
                          "synchronize): %.2f us (%.2f us of CPU)" % (
-                             OP_TITLE[op], reduction, n, threads, n / ours[0] / 1e3,
+                             OP_TITLE[op], reduction, weights, n, threads, n / ours[0] / 1e3,
                              n / ours[1] / 1e3))
         if dtype != "fp32":
             fp32 = by_key.get((op, layout, "fp32", reduction, weights, n, threads))
