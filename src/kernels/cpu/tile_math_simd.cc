@@ -10,6 +10,7 @@
   (HWY_SSSE3 | HWY_SSE4 | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +32,20 @@
 #define OPENACLNN_FMA_TARGET 1
 #else
 #define OPENACLNN_FMA_TARGET 0
+#endif
+
+// RunSteps is flattened for speed, except under the sanitizers (see there).
+#ifndef OPENACLNN_FLATTEN
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define OPENACLNN_FLATTEN
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define OPENACLNN_FLATTEN
+#endif
+#endif
+#ifndef OPENACLNN_FLATTEN
+#define OPENACLNN_FLATTEN HWY_FLATTEN
+#endif
 #endif
 
 HWY_BEFORE_NAMESPACE();

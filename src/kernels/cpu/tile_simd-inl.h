@@ -310,12 +310,19 @@ struct Evaluator {
     }
     return Compute(in);
   }
-  Result AtPartial(int64_t i, int64_t n) const {
-    return Compute<1>({{x.LoadPartial(i, n)},
-                       {t.LoadPartial(i, n)},
-                       {w.LoadPartial(i, n)},
-                       {p.LoadPartial(i, n)},
-                       {g.LoadPartial(i, n)}})[0];
+  // The n < kStep * lanes elements from i, in a step whose other lanes read 0 (or the splat).
+  template <size_t kStep>
+  std::array<Result, kStep> AtPartial(int64_t i, int64_t n) const {
+    constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
+    Operands<kStep> in;
+    for (size_t j = 0; j < kStep; ++j) {
+      const int64_t at = i + static_cast<int64_t>(j) * kLanes;
+      const int64_t part = std::clamp<int64_t>(n - static_cast<int64_t>(j) * kLanes, 0, kLanes);
+      in.x[j] = x.LoadPartial(at, part), in.t[j] = t.LoadPartial(at, part);
+      in.w[j] = w.LoadPartial(at, part), in.p[j] = p.LoadPartial(at, part);
+      in.g[j] = g.LoadPartial(at, part);
+    }
+    return Compute(in);
   }
 
  private:
@@ -490,39 +497,40 @@ struct TileSinks {
   bool sum;
 };
 
-// Elements [i, count), fewer than 16: whole vectors then one partial one, summed per element.
-template <class Eval>
+// Elements [i, count), fewer than a step: one step with partial loads, stored and summed per
+// element (one instantiation of the formulas per evaluator keeps compile time in bounds: under
+// the sanitizers each one costs minutes).
+template <size_t kStep, class Eval>
 void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& sinks,
                   double* lanes) {
-  constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
-  for (; i < count; i += kLanes) {
-    const int64_t n = count - i < kLanes ? count - i : kLanes;
-    const Result r = n == kLanes ? eval.template At<1>(i)[0] : eval.AtPartial(i, n);
-    HWY_ALIGN float values[kLanes];
-    HWY_ALIGN float gradients[kLanes];
-    HWY_ALIGN double wide[kLanes];
-    hn::Store(r.value, D(), values);
-    hn::Store(r.gradient, D(), gradients);
-    hn::Store(r.lower, D64(), wide);
-    hn::Store(r.upper, D64(), wide + kLanes / 2);
-    const TileOutput &output = sinks.output, &gradient = sinks.gradient;
-    for (int64_t j = 0; j < n; ++j) {
-      if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i + j, values[j]);
-      if (Eval::kWithGradient) {
-        cpu::StoreFrom32(gradient.data, gradient.type, i + j, gradients[j]);
-      }
-      if (sinks.sum) lanes[(i + j) % 16] += wide[j];
-    }
+  constexpr size_t kLanes = hn::MaxLanes(D());
+  if (i >= count) return;
+  const auto results = eval.template AtPartial<kStep>(i, count - i);
+  HWY_ALIGN float values[kStep * kLanes];
+  HWY_ALIGN float gradients[kStep * kLanes];
+  HWY_ALIGN double wide[kStep * kLanes];
+  for (size_t j = 0; j < kStep; ++j) {
+    hn::Store(results[j].value, D(), values + j * kLanes);
+    hn::Store(results[j].gradient, D(), gradients + j * kLanes);
+    hn::Store(results[j].lower, D64(), wide + j * kLanes);
+    hn::Store(results[j].upper, D64(), wide + j * kLanes + kLanes / 2);
+  }
+  const TileOutput &output = sinks.output, &gradient = sinks.gradient;
+  for (int64_t k = 0; k < count - i; ++k) {
+    if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i + k, values[k]);
+    if (Eval::kWithGradient) cpu::StoreFrom32(gradient.data, gradient.type, i + k, gradients[k]);
+    if (sinks.sum) lanes[(i + k) % 16] += wide[k];
   }
 }
 
 // Elements from i in steps of kStep float vectors while a whole step fits and is a whole number
 // of 16-element groups; vector j of a step adds into accumulator group j % kGroups, which keeps
 // the block order. Returns where it stopped. Flattened: GCC's inliner otherwise stops short of
-// the formulas on 4-vector values, and passes them through memory.
+// the formulas on 4-vector values, and passes them through memory (a third slower); but not
+// under the sanitizers, whose checks make the flattened function take minutes to compile.
 template <size_t kStep, class Eval>
-HWY_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count, const TileSinks& sinks,
-                             BlockAccumulator& accumulator) {
+OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
+                                   const TileSinks& sinks, BlockAccumulator& accumulator) {
   constexpr size_t kLanes = BlockAccumulator::kLanes;
   constexpr int64_t kStepElements = static_cast<int64_t>(kStep * kLanes);
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
@@ -544,13 +552,13 @@ double RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
   const auto eval = MakeEvaluator<kKind, kFused, kUnweighted>(gradient_scale, inputs);
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
-  // 4 fp64 parts side by side where vectors are 16 floats (32 registers; 8 parts measured no
-  // faster), 16-element steps where they are 8 (16 registers).
-  int64_t i = RunSteps<2 * kGroups>(eval, 0, count, sinks, accumulator);
-  i = RunSteps<kGroups>(eval, i, count, sinks, accumulator);
+  // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half
+  // its registers); more where vectors are so narrow that a 16-element group needs more.
+  constexpr size_t kStep = kGroups > 2 ? kGroups : 2;
+  const int64_t i = RunSteps<kStep>(eval, 0, count, sinks, accumulator);
   double lanes[16];
   accumulator.StoreLanes(lanes);
-  RunRemainder(eval, i, count, sinks, lanes);
+  RunRemainder<kStep>(eval, i, count, sinks, lanes);
   return sinks.sum ? FoldLanes(lanes) : 0.0;
 }
 
