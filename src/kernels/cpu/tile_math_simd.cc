@@ -11,7 +11,6 @@
 #endif
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <utility>

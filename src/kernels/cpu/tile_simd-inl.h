@@ -163,10 +163,20 @@ V Narrow(V64 lower, V64 upper) {
   return hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
 }
 
-// kStep float vectors as the 2*kStep fp64 parts of a Wide64 (vector j: parts 2j, 2j+1), and back.
+// kStep of T (float vectors, or Results) as a plain array in a struct of this target's namespace:
+// std::array's constructors are compiled without the target's options, which NEON's vectors
+// refuse (GCC: "inlining failed ... target specific option mismatch").
+template <class T, size_t kStep>
+struct Step {
+  Step() {}  // user-provided, so compiled with this target's options (an implicit one is not)
+  T item[kStep];
+  T& operator[](size_t j) { return item[j]; }
+  const T& operator[](size_t j) const { return item[j]; }
+};
 template <size_t kStep>
-using Vectors = std::array<V, kStep>;
+using Vectors = Step<V, kStep>;
 
+// kStep float vectors as the 2*kStep fp64 parts of a Wide64 (vector j: parts 2j, 2j+1), and back.
 template <size_t kStep, size_t... kIndex>
 HWY_INLINE Wide64<2 * kStep> WidenEach(const Vectors<kStep>& v, std::index_sequence<kIndex...>) {
   return {{(kIndex % 2 == 0 ? Lower64(v[kIndex / 2]) : Upper64(v[kIndex / 2]))...}};
@@ -274,7 +284,10 @@ V CanonicalNaN(V v) {
 
 // One vector of results: `value` as stored, `lower`/`upper` its halves before the last
 // rounding (BceElementWide), as mean/sum add them; `gradient` the self gradient of the fused pass.
+// (User-provided constructors: see Step.)
 struct Result {
+  Result() {}
+  Result(V v, V64 low, V64 high, V grad) : value(v), lower(low), upper(high), gradient(grad) {}
   V value;
   V64 lower, upper;
   V gradient;
@@ -283,6 +296,7 @@ struct Result {
 // The operands of kStep consecutive float vectors.
 template <size_t kStep>
 struct Operands {
+  Operands() {}
   Vectors<kStep> x, t, w, p, g;
 };
 
@@ -300,7 +314,7 @@ struct Evaluator {
   double scale64;
 
   template <size_t kStep>
-  std::array<Result, kStep> At(int64_t i) const {
+  Step<Result, kStep> At(int64_t i) const {
     Operands<kStep> in;
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * hn::MaxLanes(D()));
@@ -312,7 +326,7 @@ struct Evaluator {
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0 (or the splat).
   template <size_t kStep>
-  std::array<Result, kStep> AtPartial(int64_t i, int64_t n) const {
+  Step<Result, kStep> AtPartial(int64_t i, int64_t n) const {
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
     Operands<kStep> in;
     for (size_t j = 0; j < kStep; ++j) {
@@ -327,8 +341,8 @@ struct Evaluator {
 
  private:
   template <size_t kStep>
-  std::array<Result, kStep> Compute(const Operands<kStep>& in) const {
-    std::array<Result, kStep> results;
+  Step<Result, kStep> Compute(const Operands<kStep>& in) const {
+    Step<Result, kStep> results;
     if constexpr (kKind == LossKind::kLoss) {
       using O64 = WideOps64<2 * kStep>;
       const auto x64 = Widen(in.x), t64 = Widen(in.t), w64 = Widen(in.w), p64 = Widen(in.p);
