@@ -1,4 +1,4 @@
-#!/ usr / bin / python3
+#!/usr/bin/python3
 """The performance table: OpenACLNN against the memory-bandwidth limit and PyTorch, in one run.
 
 Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--repetitions 3]
