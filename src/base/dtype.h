@@ -87,11 +87,16 @@ OPENACLNN_HOST_DEVICE inline uint16_t FloatToFloat16(float value) {
 // this the bits of a NaN could depend on the code path, the SIMD width or the backend.
 inline constexpr double kCanonicalNaN = __builtin_nan("");
 
+// value, or kCanonicalNaN where it is a NaN.
+OPENACLNN_HOST_DEVICE inline double CanonicalNaN(double value) {
+  return value != value ? kCanonicalNaN : value;
+}
+
 // A double rounded once to `type`, stored in the low bits of the result: round-to-odd to fp32
 // first keeps enough sticky information that the final rounding to fp16/bf16 is the correct
 // rounding of the double, not a double rounding.
 OPENACLNN_HOST_DEVICE inline uint32_t RoundOnce(double value, FloatType type) {
-  if (value != value) value = kCanonicalNaN;  // which NaN an IEEE operation returns is not fixed
+  value = CanonicalNaN(value);  // which NaN an IEEE operation returns is not fixed
   if (type == FloatType::kFloat32) return BitCast<uint32_t>(static_cast<float>(value));
   float narrowed = static_cast<float>(value);
   if (static_cast<double>(narrowed) != value && narrowed == narrowed) {

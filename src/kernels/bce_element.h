@@ -28,12 +28,6 @@ OPENACLNN_HOST_DEVICE inline bool AllFinite(LossKind kind, const ElementInputs& 
   return shared && target && gradient;
 }
 
-// A result computed from a non-finite input, with a NaN made kCanonicalNaN (only such inputs give
-// NaN).
-OPENACLNN_HOST_DEVICE inline double Canonical(double value) {
-  return value != value ? kCanonicalNaN : value;
-}
-
 // The fp32 value of a gradient from its fp64 estimate, or where that estimate's rounding is not
 // certain, from the double-double formula `exact`.
 template <class Exact>
@@ -46,7 +40,7 @@ OPENACLNN_HOST_DEVICE inline float SettleToFloat(
 // once to the output type or summed unrounded by mean/sum; a gradient already rounded to fp32
 // (times `gradient_scale`, 1/N for mean, before that rounding). Finite inputs take the exact
 // formulas; any non-finite input takes the reference formula, which decides the class (NaN,
-// +inf, -inf) of the result.
+// +inf, -inf) of the result (a NaN made kCanonicalNaN: only such inputs give NaN).
 OPENACLNN_HOST_DEVICE inline double BceElementWide(LossKind kind, double gradient_scale,
                                                    const ElementInputs& in) {
   using O = math::ScalarOps;
@@ -56,13 +50,14 @@ OPENACLNN_HOST_DEVICE inline double BceElementWide(LossKind kind, double gradien
   const float scale = static_cast<float>(gradient_scale);
   switch (kind) {
     case LossKind::kLoss:
-      return finite ? math::Loss64<O64>(x, t, w, p) : Canonical(math::ReferenceLoss<O>(x, t, w, p));
+      return finite ? math::Loss64<O64>(x, t, w, p)
+                    : CanonicalNaN(math::ReferenceLoss<O>(x, t, w, p));
     case LossKind::kGradSelf:
-      if (!finite) return Canonical(math::ReferenceGradSelf<O>(x, t, w, p, g) * scale);
+      if (!finite) return CanonicalNaN(math::ReferenceGradSelf<O>(x, t, w, p, g) * scale);
       return SettleToFloat(math::GradSelf64<O64>(x, t, w, p, g, gradient_scale),
                            [&] { return math::exact::GradSelf(x, t, w, p, g, gradient_scale); });
     default:
-      if (!finite) return Canonical(math::ReferenceGradTarget<O>(x, w, p, g) * scale);
+      if (!finite) return CanonicalNaN(math::ReferenceGradTarget<O>(x, w, p, g) * scale);
       // p = 1 (no pos_weight): the log term's coefficient is 0, skip computing it.
       const double log_term = p == 1.0f ? 0.0 : math::Log1pExpNeg64<O64>(std::fabs(double{x}));
       return SettleToFloat(math::GradTarget64<O64>(x, w, p, g, gradient_scale, log_term),
