@@ -83,7 +83,12 @@ def __getattr__(name):
 
 
 def _gradient(run, grad_output, input, target, weight, pos_weight, reduction):
-    code = _reduction_code(reduction)
+    return _gradient_of_code(run, grad_output, input, target, weight, pos_weight,
+                             _reduction_code(reduction))
+
+
+def _gradient_of_code(run, grad_output, input, target, weight, pos_weight, code):
+    """`run` (the binding's backward or target_backward) into a new result of input's kind."""
     grad_output, input, target, weight, pos_weight = _natives(grad_output, input, target, weight,
                                                               pos_weight)
     out = _result(input, target, input.shape)

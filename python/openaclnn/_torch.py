@@ -2,7 +2,7 @@
 import torch
 
 from . import _binding
-from . import Error, _PARAM_INVALID, _natives, _reduction_code, _result
+from . import Error, _PARAM_INVALID, _gradient_of_code, _natives, _reduction_code, _result
 
 
 class _BCEWithLogits(torch.autograd.Function):
@@ -36,13 +36,11 @@ class _BCEWithLogits(torch.autograd.Function):
             # fault per 4 KiB; 2.6 ms of a 4 ms step at N = 1e6).
             grad_input, ctx.grad_input = _scaled(ctx.grad_input, grad_output), None
         elif ctx.needs_input_grad[0]:  # a second backward through a retained graph
-            x, t, w, p = _natives(*ctx.saved_tensors)
-            grad_input = _result(x, t, x.shape)
-            _binding.backward(grad_output, x, t, w, p, ctx.code, grad_input)
+            grad_input = _gradient_of_code(_binding.backward, grad_output, *ctx.saved_tensors,
+                                           ctx.code)
         if ctx.needs_input_grad[1]:
-            x, t, w, p = _natives(*ctx.saved_tensors)
-            grad_target = _result(x, t, x.shape)
-            _binding.target_backward(grad_output, x, t, w, p, ctx.code, grad_target)
+            grad_target = _gradient_of_code(_binding.target_backward, grad_output,
+                                            *ctx.saved_tensors, ctx.code)
         return grad_input, grad_target, None, None, None
 
 
