@@ -56,8 +56,9 @@ OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/bce_api_fuzzer -max_total_time=60 
 # without binfmt_misc (not available in containers). Also left out: the CUDA suites (a cross build
 # has no CUDA backend), atk.hostile_files (its script starts the aarch64 tool directly, which
 # also needs binfmt_misc), and the refused-threads test (it limits the address space of a child,
-# which qemu's own reservation of guest memory already exceeds). Emulated code runs 10-20 times slower than
-# native, so a test that outgrows its native-sized time limit on a busy machine gets a second try.
+# which qemu's own reservation of guest memory already exceeds). Emulated code runs 10-20 times
+# slower than native, so a test that outgrows its native-sized time limit on a busy machine gets
+# a second try.
 bash scripts/install-deps.sh arm64
 cmake -S . -B build-aarch64 -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_TESTS=ON \
   -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake

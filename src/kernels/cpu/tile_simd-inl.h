@@ -393,11 +393,11 @@ struct Evaluator {
     // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
     const auto x64 = Widen(in.x);
     auto log_term = O64::Set(0.0);
-    bool all_unweighted = true;
+    bool every_p_is_one = true;
     for (size_t j = 0; j < kStep; ++j) {
-      all_unweighted = all_unweighted && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
+      every_p_is_one = every_p_is_one && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
     }
-    if (!all_unweighted) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
+    if (!every_p_is_one) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
     const auto estimate =
         GradTarget64<O64>(x64, Widen(in.w), Widen(in.p), Widen(in.g), O64::Set(scale64), log_term);
     Vectors<kStep> values = Settle(estimate, in, LossKind::kGradTarget);
