@@ -106,9 +106,9 @@ void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weight
   }
   const TileOutput output{sum ? nullptr : out.data(), type};
   for (auto _ : state) {
-    const double total = kScalar ? EvaluateTileScalar(kind, 1.0, inputs, kCount, output, sum)
-                                 : EvaluateTile(kind, 1.0, inputs, kCount, output, sum);
-    benchmark::DoNotOptimize(total);
+    const Partial total = kScalar ? EvaluateTileScalar(kind, 1.0, inputs, kCount, output, sum)
+                                  : EvaluateTile(kind, 1.0, inputs, kCount, output, sum);
+    benchmark::DoNotOptimize(total.sum);
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations() * kCount);

@@ -45,10 +45,10 @@ struct BceProblem {
 // as long as handing it to a stream's worker thread.
 inline constexpr int64_t kQuickElements = kReductionBlock;
 
-// The workspace of every backend's reductions: one fp64 partial per block (bce_reduction.h).
+// The workspace of every backend's reductions (bce_reduction.h: ReductionWorkspace).
 inline uint64_t ReductionWorkspaceBytes(const BceProblem& problem) {
   if (problem.reduction == Reduction::kNone) return 0;
-  return static_cast<uint64_t>(ReductionBlocks(problem.count)) * sizeof(double);
+  return ReductionWorkspaceBytesFor(problem.count);
 }
 
 // One backend's kernels for the family. Each backend provides one table (the CPU's in

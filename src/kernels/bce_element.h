@@ -1,6 +1,6 @@
 // One element of every BCE-with-logits kind, as a host/device function: the definition that the
-// CPU's scalar path runs, that every SIMD target must match bit for bit, and that a GPU thread
-// runs. Inputs are already widened to fp32; absent operands (weight, pos_weight, gradOutput)
+// CPU's scalar path runs, that every SIMD target must match bit for bit (its SIMD lanes that do not
+// settle come here), and that a GPU thread runs. Inputs are already widened to fp32; absent operands (weight, pos_weight, gradOutput)
 // read as 1.
 #pragma once
 
@@ -28,47 +28,95 @@ OPENACLNN_HOST_DEVICE inline bool AllFinite(LossKind kind, const ElementInputs& 
   return shared && target && gradient;
 }
 
-// The fp32 value of a gradient from its fp64 estimate, or where that estimate's rounding is not
-// certain, from the double-double formula `exact`.
-template <class Exact>
-OPENACLNN_HOST_DEVICE inline float SettleToFloat(
-    const math::Estimate64<math::ScalarOps64>& estimate, Exact exact) {
-  return math::Settled(estimate) ? static_cast<float>(estimate.value) : exact();
-}
+using ElementEstimate = math::Estimate64<math::ScalarOps64>;
 
-// The value of `kind` at one element before its last rounding: the loss in fp64, to be rounded
-// once to the output type or summed unrounded by mean/sum; a gradient already rounded to fp32
-// (times `gradient_scale`, 1/N for mean, before that rounding). Finite inputs take the exact
-// formulas; any non-finite input takes the reference formula, which decides the class (NaN,
-// +inf, -inf) of the result (a NaN made kCanonicalNaN: only such inputs give NaN).
-OPENACLNN_HOST_DEVICE inline double BceElementWide(LossKind kind, double gradient_scale,
-                                                   const ElementInputs& in) {
-  using O = math::ScalarOps;
+// The fp64 estimate of `kind` at one element and its error bound (math.h); the bound is NaN where
+// an input is not finite. For a gradient, times `gradient_scale` (1/N for mean).
+OPENACLNN_HOST_DEVICE inline ElementEstimate BceEstimate(LossKind kind, double gradient_scale,
+                                                         const ElementInputs& in) {
   using O64 = math::ScalarOps64;
-  const float x = in.x, t = in.t, w = in.w, p = in.p, g = in.g;
-  const bool finite = AllFinite(kind, in);
-  const float scale = static_cast<float>(gradient_scale);
+  const double x = in.x, t = in.t, w = in.w, p = in.p, g = in.g, a = std::fabs(x);
   switch (kind) {
     case LossKind::kLoss:
-      return finite ? math::Loss64<O64>(x, t, w, p)
-                    : CanonicalNaN(math::ReferenceLoss<O>(x, t, w, p));
-    case LossKind::kGradSelf:
-      if (!finite) return CanonicalNaN(math::ReferenceGradSelf<O>(x, t, w, p, g) * scale);
-      return SettleToFloat(math::GradSelf64<O64>(x, t, w, p, g, gradient_scale),
-                           [&] { return math::exact::GradSelf(x, t, w, p, g, gradient_scale); });
+      return math::Loss64<O64>(x, t, w, p, math::Log1pExpNeg64<O64>(a));
+    case LossKind::kGradSelf: {
+      const double e = math::ExpNeg64<O64>(a);
+      const double reciprocal = math::Reciprocal1pSplit<O64>(math::SplitUnit<O64>(e));
+      return math::GradSelf64<O64>(x, t, w, p, g, gradient_scale, e, reciprocal);
+    }
     default:
-      if (!finite) return CanonicalNaN(math::ReferenceGradTarget<O>(x, w, p, g) * scale);
       // p = 1 (no pos_weight): the log term's coefficient is 0, skip computing it.
-      const double log_term = p == 1.0f ? 0.0 : math::Log1pExpNeg64<O64>(std::fabs(double{x}));
-      return SettleToFloat(math::GradTarget64<O64>(x, w, p, g, gradient_scale, log_term),
-                           [&] { return math::exact::GradTarget(x, w, p, g, gradient_scale); });
+      const double log_term = in.p == 1.0f ? 0.0 : math::Log1pExpNeg64<O64>(a);
+      return math::GradTarget64<O64>(x, w, p, g, gradient_scale, log_term);
   }
 }
 
-// The value of `kind` at one element, rounded once to fp32.
+// The same formula in double-double (finite inputs), for the rare estimate that does not settle.
+OPENACLNN_HOST_DEVICE inline math::exact::DD BceExact(LossKind kind, double gradient_scale,
+                                                      const ElementInputs& in) {
+  switch (kind) {
+    case LossKind::kLoss:
+      return math::exact::Loss(in.x, in.t, in.w, in.p);
+    case LossKind::kGradSelf:
+      return math::exact::GradSelf(in.x, in.t, in.w, in.p, in.g, gradient_scale);
+    default:
+      return math::exact::GradTarget(in.x, in.w, in.p, in.g, gradient_scale);
+  }
+}
+
+// Where an input is not finite: the reference formula in fp32, which decides the class (NaN,
+// +inf, -inf) of the result, a NaN made kCanonicalNaN (only such inputs give NaN).
+OPENACLNN_HOST_DEVICE inline double BceReference(LossKind kind, double gradient_scale,
+                                                 const ElementInputs& in) {
+  using O = math::ScalarOps;
+  const float scale = static_cast<float>(gradient_scale);
+  switch (kind) {
+    case LossKind::kLoss:
+      return CanonicalNaN(math::ReferenceLoss<O>(in.x, in.t, in.w, in.p));
+    case LossKind::kGradSelf:
+      return CanonicalNaN(math::ReferenceGradSelf<O>(in.x, in.t, in.w, in.p, in.g) * scale);
+    default:
+      return CanonicalNaN(math::ReferenceGradTarget<O>(in.x, in.w, in.p, in.g) * scale);
+  }
+}
+
+// The value of `type` (fp32, or fp16/bf16 widened exactly to fp32) that `value` rounds to once.
+OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
+  const uint32_t bits = RoundOnce(value, type);
+  switch (type) {
+    case FloatType::kFloat32:
+      return BitCast<float>(bits);
+    case FloatType::kFloat16:
+      return Float16ToFloat(static_cast<uint16_t>(bits));
+    default:
+      return BFloat16ToFloat(static_cast<uint16_t>(bits));
+  }
+}
+
+// Whether the estimate's rounding to `type` is certain (math.h: Settled, SettledOdd).
+OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, FloatType type) {
+  return type == FloatType::kFloat32 ? math::Settled(estimate) : math::SettledOdd(estimate);
+}
+
+// The value of `kind` at one element, correctly rounded once to the output type `type` (returned
+// as fp32, exactly): the fp64 estimate where its rounding is certain, else the double-double
+// formula; the reference formula where an input is not finite. For a gradient, times
+// `gradient_scale` (1/N for mean) before that rounding.
 OPENACLNN_HOST_DEVICE inline float BceElement(LossKind kind, double gradient_scale,
-                                              const ElementInputs& in) {
-  return static_cast<float>(BceElementWide(kind, gradient_scale, in));
+                                              const ElementInputs& in, FloatType type) {
+  if (!AllFinite(kind, in)) return RoundedTo(BceReference(kind, gradient_scale, in), type);
+  const ElementEstimate estimate = BceEstimate(kind, gradient_scale, in);
+  if (SettledIn(estimate, type)) return RoundedTo(estimate.value, type);
+  return RoundedTo(math::exact::RoundToOdd(BceExact(kind, gradient_scale, in)), type);
+}
+
+// What mean and sum add for one element of the loss: its estimate and bound, or where an input
+// is not finite the reference value (with a NaN bound).
+OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in) {
+  if (!AllFinite(LossKind::kLoss, in)) {
+    return {BceReference(LossKind::kLoss, 1.0, in), BitCast<double>(~uint64_t{0})};
+  }
+  return BceEstimate(LossKind::kLoss, 1.0, in);
 }
 
 }  // namespace openaclnn

@@ -1,12 +1,18 @@
-// The deterministic reduction order of mean and sum, defined once for every backend: a result
-// never depends on the thread count, the SIMD width or the device, because every backend cuts the
+// The deterministic reduction of mean and sum, defined once for every backend: a result never
+// depends on the thread count, the SIMD width or the device, because every backend cuts the
 // elements into the same blocks, sums each block in the same order, and combines the blocks'
-// sums in the same order.
+// sums in the same order. And it is the exact sum of the exact terms, rounded once: the fp64 sum
+// carries an error bound, and where that bound leaves the rounding in doubt (rarely: a total near
+// a rounding boundary of the output type) every term is recomputed in double-double and summed
+// again in the same order (the exact pass).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "base/dtype.h"
+#include "kernels/math.h"
+#include "kernels/math_exact.h"
 
 namespace openaclnn {
 
@@ -21,20 +27,98 @@ OPENACLNN_HOST_DEVICE inline constexpr int64_t ReductionBlocks(int64_t count) {
   return count / kReductionBlock + (count % kReductionBlock != 0 ? 1 : 0);
 }
 
-// The fixed summation order of a block: kBlockLanes fp64 lanes, element i going to lane i % 16,
-// each lane summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1).
-OPENACLNN_HOST_DEVICE inline double FoldLanes(double* lanes) {
+// A lane's or a block's share of a mean or sum: the fp64 sum of its elements' loss estimates and
+// the sum of their error bounds (NaN if an element had an input that is not finite).
+struct Partial {
+  double sum = 0.0;
+  double bound = 0.0;
+};
+
+OPENACLNN_HOST_DEVICE inline Partial operator+(Partial a, Partial b) {
+  return {a.sum + b.sum, a.bound + b.bound};
+}
+
+// The fixed summation order of a block: kBlockLanes lanes, element i going to lane i % 16, each
+// lane summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1). The exact
+// pass folds its double-double lanes the same way.
+template <class T>
+OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
   for (int width = kBlockLanes / 2; width >= 1; width /= 2) {
-    for (int lane = 0; lane < width; ++lane) lanes[lane] += lanes[lane + width];
+    for (int lane = 0; lane < width; ++lane) lanes[lane] = lanes[lane] + lanes[lane + width];
   }
   return lanes[0];
 }
 
-// The blocks' sums combined in block order 0, 1, 2, ..., from +0.0.
-OPENACLNN_HOST_DEVICE inline double CombineBlocks(const double* partials, int64_t blocks) {
-  double total = 0.0;
-  for (int64_t block = 0; block < blocks; ++block) total += partials[block];
-  return total;
+// The workspace of a mean or sum (ReductionWorkspaceBytes): each block's Partial, then each
+// block's exact sum (written by the exact pass only), then a word a backend may use to tell its
+// device whether the exact pass runs.
+struct ReductionWorkspace {
+  Partial* partials;
+  math::exact::DD* exact;
+  uint64_t* exact_pass;
+};
+
+OPENACLNN_HOST_DEVICE inline uint64_t ReductionWorkspaceBytesFor(int64_t count) {
+  const auto blocks = static_cast<uint64_t>(ReductionBlocks(count));
+  return blocks * (sizeof(Partial) + sizeof(math::exact::DD)) + sizeof(uint64_t);
+}
+
+OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* workspace,
+                                                                     int64_t count) {
+  const int64_t blocks = ReductionBlocks(count);
+  auto* partials = static_cast<Partial*>(workspace);
+  auto* exact = reinterpret_cast<math::exact::DD*>(partials + blocks);
+  return {partials, exact, reinterpret_cast<uint64_t*>(exact + blocks)};
+}
+
+// Every element's partial sums within its block (256 in its lane, 4 folds), each fp64 addition
+// erring by at most 2^-53 of its result.
+inline constexpr double kBlockSumDepth = 260.0;
+
+// The N as a double-double (exact for any int64).
+OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
+  const double high = static_cast<double>(count);
+  return math::exact::TwoSum(high, static_cast<double>(count - static_cast<int64_t>(high)));
+}
+
+// The mean or sum from the blocks' partials, combined in block order 0, 1, 2, ... in
+// double-double. Returns true where its rounding to `type` is certain, with *value a double whose
+// one rounding to `type` (RoundOnce) is the result; false where the exact pass must decide.
+// The error bound: the elements' own bounds, each element's in-block additions (at most
+// kBlockSumDepth of them, each within 2^-53 of a partial sum, and a partial sum is at most the
+// terms its elements' bounds are kEstimateError64 of), the double-double combine and mean's
+// division (2^-100 of the result, generously), and the two roundings of value -+ bound (2^-52).
+OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64_t blocks,
+                                                  int64_t count, bool mean, FloatType type,
+                                                  double* value) {
+  using math::exact::DD;
+  DD total;
+  double bound = 0.0;
+  for (int64_t block = 0; block < blocks; ++block) {
+    total = math::exact::Add(total, DD{partials[block].sum, 0.0});
+    bound += partials[block].bound;
+  }
+  if (mean) total = math::exact::Div(total, CountAsDD(count));
+  *value = total.hi + total.lo;
+  // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
+  if (!std::isfinite(*value)) return true;
+  if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
+  if (mean) bound /= static_cast<double>(count);
+  const double magnitude = std::fabs(*value);
+  const double error = bound * (1.0 + kBlockSumDepth * 0x1p-53 / math::kEstimateError64) +
+                       magnitude * (0x1p-100 + 0x1p-52);
+  const double widened = error * (1.0 + 0x1p-40);  // the rounding of this bound's own arithmetic
+  return RoundOnce(*value - widened, type) == RoundOnce(*value + widened, type);
+}
+
+// The exact pass's total from the blocks' exact sums, combined in block order; a double whose one
+// rounding to any output type is that of the double-double total.
+OPENACLNN_HOST_DEVICE inline double ExactReduction(const math::exact::DD* exact, int64_t blocks,
+                                                   int64_t count, bool mean) {
+  math::exact::DD total;
+  for (int64_t block = 0; block < blocks; ++block) total = math::exact::Add(total, exact[block]);
+  if (mean) total = math::exact::Div(total, CountAsDD(count));
+  return math::exact::RoundToOdd(total);
 }
 
 }  // namespace openaclnn

@@ -60,30 +60,55 @@ OPENACLNN_TABLE float kLogCenterLo[16] = {0.0f,
 // log1p(y) = y + y^2 * (-1/2 + y/3 - y^2/4 + y^3/5 - y^4/6) for |y| <= 1/16, error < 2^-26.
 OPENACLNN_TABLE float kLog1pTaylor[] = {-1.0f / 6, 1.0f / 5, -1.0f / 4, 1.0f / 3, -1.0f / 2};
 
-// fp64 constants of the exact-to-fp32 formulas (Loss64, GradSelf64, GradTarget64).
-// exp(r) = 1 + r + r^2 * P(r) on |r| <= ln2/2, P of degree 8 fitted near-minimax (Chebyshev, in
-// mpmath): relative error below 2^-49 before rounding.
+// fp64 constants of the correctly rounded formulas (ExpNeg64, Log1pReduced, Reciprocal1p,
+// Loss64, GradSelf64, GradTarget64). Tables and polynomials come from
+// scripts/fit_element_math.py (mpmath), which prints them with their fitted error. Every table
+// has 16 entries: two AVX-512 registers of fp64, one permute per lookup.
 inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
 inline constexpr double kLn2Hi64 = 0x1.62e42fefa39efp-1;     // ln 2 rounded to fp64
 inline constexpr double kLn2Lo64 = 0x1.abc9e3b39803fp-56;    // ln 2 - kLn2Hi64
-OPENACLNN_TABLE double kExpPoly64[] = {
-    0x1.28803926c8ea8p-22, 0x1.72c720b2e07bfp-19, 0x1.a019c9ab213aap-16,
-    0x1.a019adabfb6abp-13, 0x1.6c16c1738ecf7p-10, 0x1.1111111c45d5bp-7,
-    0x1.5555555554cb8p-5,  0x1.5555555553b7dp-3,  0x1.0000000000000p-1};
-// log(v) = 2s + 2s * z * Q(z) with s = (v-1)/(v+1), z = s^2 <= (3 - 2*sqrt(2))^2 for v in
-// [sqrt(2)/2, sqrt(2)], Q of degree 5 fitted near-minimax: error below 2^-50 of log(v).
-OPENACLNN_TABLE double kAtanhPoly64[] = {0x1.546a3155bacbfp-4, 0x1.7382dbfa1ce75p-4,
-                                          0x1.c71fccd953895p-4, 0x1.2492462af84abp-3,
-                                          0x1.9999999b8677ap-3, 0x1.55555555553b8p-2};
-inline constexpr double kSqrt2 = 1.4142135623730951;
+// 2^(j/16), j = 0..15, each rounded to fp64 (2^-53.4 relative).
+OPENACLNN_TABLE double kExp2Sixteenths64[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+// exp(s) = 1 + s + s^2 * P(s) on |s| <= ln2/32, P of degree 3 (kExpPoly64[i] is the coefficient
+// of s^(3-i)): relative error 2^-45.6.
+OPENACLNN_TABLE double kExpPoly64[] = {0x1.1111d8fc2d6fep-7, 0x1.5556b330ec55bp-5,
+                                        0x1.55555555254ecp-3, 0x1.ffffffff57e8ep-2};
+// 1 + e (e in [0, 1]) is split at the nearest c_j = 1 + j/15: kLogReciprocal64[j] = 1/c_j
+// rounded to fp64, kLogCenter64[j] = -log(kLogReciprocal64[j]) rounded to fp64 (2^-54.6).
+OPENACLNN_TABLE double kLogReciprocal64[16] = {
+    0x1.0000000000000p+0,  0x1.e000000000000p-1, 0x1.c3c3c3c3c3c3cp-1, 0x1.aaaaaaaaaaaabp-1,
+    0x1.9435e50d79436p-1,  0x1.8000000000000p-1, 0x1.6db6db6db6db7p-1, 0x1.5d1745d1745d1p-1,
+    0x1.4de9bd37a6f4ep-1,  0x1.4000000000000p-1, 0x1.3333333333333p-1, 0x1.2762762762762p-1,
+    0x1.1c71c71c71c72p-1,  0x1.1249249249249p-1, 0x1.08d3dcb08d3ddp-1, 0x1.0000000000000p-1};
+OPENACLNN_TABLE double kLogCenter64[16] = {
+    0x0.0p+0,              0x1.08598b59e3a07p-4, 0x1.005588ad375aep-3, 0x1.7565011e49675p-3,
+    0x1.e41fccb76b0d7p-3,  0x1.269621134db92p-2, 0x1.588c2d913348fp-2, 0x1.882f1ef83ed45p-2,
+    0x1.b5b3e24235e88p-2,  0x1.e148a1a2726cep-2, 0x1.058aefa811452p-1, 0x1.199fac68b4ab8p-1,
+    0x1.2cf25fad8f1c3p-1,  0x1.3f91275240811p-1, 0x1.5188a4a02d7fep-1, 0x1.62e42fefa39efp-1};
+// log1p(y) = y + y^2 * Q(y) on y in [-1/32, 1/30] (what the split leaves), Q of degree 6
+// (kLog1pPoly64[i] is the coefficient of y^(6-i)): relative error 2^-48.8.
+OPENACLNN_TABLE double kLog1pPoly64[] = {-0x1.fd6f908a737adp-4, 0x1.24fb2e1fb5548p-3,
+                                          -0x1.5555d54ac7a67p-3, 0x1.99998bbd09ff8p-3,
+                                          -0x1.fffffff532d6dp-3, 0x1.55555555902eep-2,
+                                          -0x1.0000000000080p-1};
 // exp(-a) is formed for a <= kExpArgMax64 (2^-1010 < e^-700 stays normal); beyond, e^-a is taken
-// as e^-700, which changes no fp32 result (every factor it meets is below 2^256).
+// as e^-700, which changes no result: every factor it meets is below 2^256, and where such a rest
+// would underflow fp64 the double-double path keeps its sign (math_exact.h: MulKeepingSign).
 inline constexpr double kExpArgMax64 = 700.0;
-// Relative error bound of the fp64 estimates, used to decide whether their fp32 rounding is
-// certain: exp and log1p(exp) measure below 2^-49 against binary128 (3M arguments over [0, 700]);
-// the fits and the few roundings around them bound them near 2^-48; 2^-44 leaves a margin of 16.
-inline constexpr double kEstimateError64 = 0x1p-44;
+// Relative error bound of the fp64 estimates (of their terms before any cancellation), which
+// decides whether their rounding is certain. The parts: exp 2^-45.6 (fit) plus 2^-53.4 (table)
+// and four roundings, so exp(-|x|) within 2^-45.3; log1p(e) adds its fit, 2^-48.8, and carries
+// exp's error at most once (d log1p(e) / log1p(e) <= de / e), the centers' rounding (at most
+// 2^-49.7 of log1p(e) >= log(1 + 1/30) where j > 0) and three roundings: within 2^-45.1; the
+// loss and the gradients add at most six roundings of 2^-53: every estimate is within 2^-44.9 of
+// its terms. 1/(1+e) (Reciprocal1p) is within 2^-50.
+// 2^-43 leaves a margin of 3.7; rounding_test.cc measures the estimates against binary128.
+inline constexpr double kEstimateError64 = 0x1p-43;
 
 // The formulas (Relu ... ReferenceGradTarget) live in math_formulas.inc so that each Highway
 // target can compile its own copy of them (see the note there).
@@ -113,7 +138,26 @@ struct ScalarOpsOf {
     const Bits offset = static_cast<Bits>(kExponentBias + k) - magic_bits;
     return BitCast<T>((BitCast<Bits>(rounded) + offset) << kMantissaBits);
   }
-  // table[i] for rounded = kRoundMagic + i, i in [0, 15] (kRoundMagic's low 4 bits are 0).
+  // 2^floor(i/16) for rounded = kRoundMagic64 + i, -16368 < i < 16384 (exp's reduction keeps
+  // i >= -16160): i + 16 * bias is positive, so a logical shift divides it.
+  OPENACLNN_HOST_DEVICE static V Pow2Sixteenths(V rounded) {
+    const Bits magic_bits = BitCast<Bits>(static_cast<T>(kRoundMagic64));
+    const Bits biased = BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
+    return BitCast<T>((biased >> 4) << kMantissaBits);
+  }
+  // a rounded to fp32's 24 significant bits toward zero, with the last kept bit set where a
+  // dropped bit was (round to odd), held as T (fp64 only); NaN for 0 < |a| < 2^-126, where fp32
+  // keeps fewer bits. (dropped + kDropped) carries into the kept bit exactly when dropped != 0.
+  OPENACLNN_HOST_DEVICE static V RoundToOdd32(V a) {
+    constexpr Bits kDropped = (Bits{1} << 29) - 1;
+    const Bits bits = BitCast<Bits>(a);
+    const Bits odd = (bits & ~kDropped) | (((bits & kDropped) + kDropped) & (kDropped + 1));
+    const T magnitude = std::fabs(a);
+    return magnitude < static_cast<T>(0x1p-126) && magnitude != 0 ? BitCast<T>(~Bits{0})
+                                                                 : BitCast<T>(odd);
+  }
+  // table[i mod 16] for rounded = kRoundMagic + i (kRoundMagic's low 4 bits are 0; i may be
+  // negative).
   OPENACLNN_HOST_DEVICE static V LookupRounded(const T* table, V rounded) {
     return table[BitCast<Bits>(rounded) & 15];
   }

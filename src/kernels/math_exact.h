@@ -1,7 +1,8 @@
-// The gradients in double-double arithmetic (about 100 significant bits), for the rare elements
-// whose fp64 estimate (math.h's GradSelf64, GradTarget64) lies too near an fp32 rounding
-// boundary to be rounded with certainty: near a midpoint between two floats, or where the terms
-// cancel deeply (near the gradient's zero). Scalar code only, used by every backend for those
+// The loss and the gradients in double-double arithmetic (about 100 significant bits), for the
+// rare elements whose fp64 estimate (math.h's Loss64, GradSelf64, GradTarget64) lies too near a
+// rounding boundary of the output type to be rounded with certainty: near a midpoint between two
+// of its values, or where the terms cancel deeply (near a gradient's zero); and for the rare mean
+// or sum whose fp64 total does. Scalar code only, used by every backend for those
 // elements, so the scalar and SIMD paths agree bit for bit. Finite inputs.
 #pragma once
 
@@ -37,12 +38,24 @@ OPENACLNN_HOST_DEVICE inline DD Add(DD a, DD b) {
   return FastTwoSum(sum.hi, sum.lo + low.lo);
 }
 
+OPENACLNN_HOST_DEVICE inline DD operator+(DD a, DD b) { return Add(a, b); }
+
 OPENACLNN_HOST_DEVICE inline DD Neg(DD a) { return {-a.hi, -a.lo}; }
 
+// x * y, but never 0 where neither factor is: an underflow to 0 becomes the smallest double of the
+// product's sign, so that a rest far below fp64's range (a tiny weight times exp(-700)) still
+// tells a result rounded to odd on which side of a rounding boundary the exact value lies.
+OPENACLNN_HOST_DEVICE inline double MulKeepingSign(double x, double y) {
+  const double product = x * y;
+  if (product != 0.0 || x == 0.0 || y == 0.0) return product;
+  return (x < 0.0) != (y < 0.0) ? -0x1p-1074 : 0x1p-1074;
+}
+
 OPENACLNN_HOST_DEVICE inline DD Mul(DD a, DD b) {
-  const double product = a.hi * b.hi;
-  const double error = std::fma(a.hi, b.hi, -product);
-  return FastTwoSum(product, error + (a.hi * b.lo + a.lo * b.hi));
+  const double product = MulKeepingSign(a.hi, b.hi);
+  // Below 2^-969 the product's rounding error is not representable: the product alone is kept.
+  const double error = std::fabs(product) < 0x1p-969 ? 0.0 : std::fma(a.hi, b.hi, -product);
+  return FastTwoSum(product, error + (MulKeepingSign(a.hi, b.lo) + MulKeepingSign(a.lo, b.hi)));
 }
 
 OPENACLNN_HOST_DEVICE inline DD Mul(DD a, double b) { return Mul(a, DD{b, 0.0}); }
@@ -97,32 +110,43 @@ OPENACLNN_HOST_DEVICE inline DD Log1p(DD e) {
   return Add(DD{y0, 0.0}, step);
 }
 
-// The nearest fp32 of hi + lo: hi rounded to odd (its last bit set where lo is not 0) keeps lo's
-// direction through the second rounding, so the two roundings give the one correct rounding.
-OPENACLNN_HOST_DEVICE inline float RoundToFloat(DD v) {
+// hi + lo as one double rounded to odd (hi, its last bit set toward lo where lo is not 0 and that
+// bit is clear): 53 bits that keep lo's direction, so its one rounding to fp32, fp16 or bf16
+// (RoundOnce) is the correct rounding of hi + lo.
+OPENACLNN_HOST_DEVICE inline double RoundToOdd(DD v) {
   uint64_t bits = BitCast<uint64_t>(v.hi);
   if (v.lo != 0.0 && (bits & 1) == 0) {
     const bool away_from_zero = (v.lo > 0.0) == (v.hi > 0.0);
     bits = away_from_zero ? bits + 1 : bits - 1;
   }
-  return static_cast<float>(BitCast<double>(bits));
+  return BitCast<double>(bits);
 }
 
-// GradSelf64's formula in double-double, rounded once to fp32.
-OPENACLNN_HOST_DEVICE inline float GradSelf(float x, float t, float w, float p, float g,
-                                            double scale) {
-  const DD e = ExpNeg(std::fabs(static_cast<double>(x)));
+// Loss64's formula in double-double.
+OPENACLNN_HOST_DEVICE inline DD Loss(float x, float t, float w, float p) {
+  const double a = std::fabs(static_cast<double>(x));
   const DD neg_part = TwoSum(1.0, -static_cast<double>(t));  // 1 - t, inexact in fp64 for tiny t
   const DD pos_part{static_cast<double>(p) * t, 0.0};        // exact: 48 significant bits
+  const DD log_coef = Mul(Add(pos_part, neg_part), static_cast<double>(w));
+  const DD linear_coef = Mul(x < 0.0f ? pos_part : neg_part, static_cast<double>(w));
+  return Add(Mul(linear_coef, a), Mul(log_coef, Log1p(ExpNeg(a))));
+}
+
+// GradSelf64's formula in double-double.
+OPENACLNN_HOST_DEVICE inline DD GradSelf(float x, float t, float w, float p, float g,
+                                         double scale) {
+  const DD e = ExpNeg(std::fabs(static_cast<double>(x)));
+  const DD neg_part = TwoSum(1.0, -static_cast<double>(t));
+  const DD pos_part{static_cast<double>(p) * t, 0.0};
   const bool negative = x < 0.0f;
   const DD numerator =
       negative ? Add(Mul(e, neg_part), Neg(pos_part)) : Add(neg_part, Neg(Mul(e, pos_part)));
   const DD quotient = Div(numerator, Add(DD{1.0, 0.0}, e));
-  return RoundToFloat(Mul(Mul(quotient, static_cast<double>(g) * w), scale));
+  return Mul(Mul(quotient, static_cast<double>(g) * w), scale);
 }
 
-// GradTarget64's formula in double-double, rounded once to fp32.
-OPENACLNN_HOST_DEVICE inline float GradTarget(float x, float w, float p, float g, double scale) {
+// GradTarget64's formula in double-double.
+OPENACLNN_HOST_DEVICE inline DD GradTarget(float x, float w, float p, float g, double scale) {
   const double a = std::fabs(static_cast<double>(x));
   // p = 1: the log term's coefficient is 0, and g*w*x alone often lands on an fp32 midpoint
   // (short inputs such as fp16's), so this path must stay cheap there.
@@ -131,7 +155,7 @@ OPENACLNN_HOST_DEVICE inline float GradTarget(float x, float w, float p, float g
   // (p - 1) * log_term as p * log_term - log_term: p - 1 is not exact in fp64 for tiny p.
   const DD inner =
       Add(Add(Mul(log_term, static_cast<double>(p)), Neg(log_term)), DD{linear_coef * a, 0.0});
-  return RoundToFloat(Mul(Mul(inner, static_cast<double>(g) * w), scale));
+  return Mul(Mul(inner, static_cast<double>(g) * w), scale);
 }
 
 }  // namespace openaclnn::math::exact

@@ -34,8 +34,9 @@ struct Launch {
   const BceProblem* problem;
   const TensorAddresses* addresses;
   OperandPlan plans[kOperandCount];
-  double* partials;
+  ReductionWorkspace workspace{};
   int64_t blocks;
+  bool exact_pass = false;  // the blocks' exact sums (ExactTileSum) instead of their estimates
   std::atomic<int64_t> next_block{0};
 };
 
@@ -57,7 +58,7 @@ void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int
 // contiguous, else the fp32 `tile`, written through its strides afterwards (WriteBlock).
 TileOutput BlockOutput(const Launch& launch, int which, int64_t begin, float* tile) {
   const StridedOperand& out = launch.problem->operands[which];
-  if (launch.plans[which].access != Access::kFlat) return {tile, FloatType::kFloat32};
+  if (launch.plans[which].access != Access::kFlat) return {tile, out.type, true};
   return {static_cast<char*>((*launch.addresses)[out.slot]) +
               (out.offset + begin) * ElementSize(out.type),
           out.type};
@@ -76,14 +77,18 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
                           begin, count, tiles.input[which]);
   }
   const bool sum = problem.reduction != Reduction::kNone;
+  if (launch.exact_pass) {
+    launch.workspace.exact[block] = ExactTileSum(inputs, count);
+    return;
+  }
   const TileOutput output = sum ? TileOutput{} : BlockOutput(launch, kOut, begin, tiles.result);
   // The fused pass: the gradient in the same pass, from the same exp(-|x|).
   const bool fused = problem.operands[kGradSelfOut].slot >= 0;
   const TileOutput gradient =
       fused ? BlockOutput(launch, kGradSelfOut, begin, tiles.gradient) : TileOutput{};
-  const double partial =
+  const Partial partial =
       EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, output, sum, gradient);
-  if (sum) launch.partials[block] = partial;
+  if (sum) launch.workspace.partials[block] = partial;
   if (output.data == tiles.result) WriteBlock(problem, addresses, kOut, begin, count, tiles.result);
   if (gradient.data == tiles.gradient) {
     WriteBlock(problem, addresses, kGradSelfOut, begin, count, tiles.gradient);
@@ -112,15 +117,26 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
   for (int which = 0; which < kOperandCount; ++which) {
     launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
   }
-  launch.partials = static_cast<double*>(context.workspace);
   launch.blocks = ReductionBlocks(problem.count);
-  const int64_t participants = launch.blocks / kMinBlocksPerThread;
-  cpu::ThreadPool::Instance().Run(static_cast<int>(std::min<int64_t>(participants, 1 << 20)),
-                                  RunWorker, &launch);
+  if (problem.reduction != Reduction::kNone) {
+    launch.workspace = ReductionWorkspaceAt(context.workspace, problem.count);
+  }
+  const int participants =
+      static_cast<int>(std::min<int64_t>(launch.blocks / kMinBlocksPerThread, 1 << 20));
+  cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
   if (problem.reduction == Reduction::kNone) return nullptr;
-  // Fixed combine order, whatever worker produced each partial.
-  double total = CombineBlocks(launch.partials, launch.blocks);
-  if (problem.reduction == Reduction::kMean) total /= static_cast<double>(problem.count);
+  // Fixed combine order, whatever worker produced each partial; the exact pass where the total's
+  // rounding is in doubt.
+  const bool mean = problem.reduction == Reduction::kMean;
+  const FloatType type = problem.operands[kOut].type;
+  double total = 0.0;
+  if (!SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type,
+                       &total)) {
+    launch.exact_pass = true;
+    launch.next_block = 0;
+    cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
+    total = ExactReduction(launch.workspace.exact, launch.blocks, problem.count, mean);
+  }
   return FillCpu(problem.operands[kOut], nullptr, 0, total, context);
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/bce.h"
 #include "kernels/bce_reduction.h"
+#include "kernels/math_exact.h"
 
 namespace openaclnn {
 
@@ -22,26 +23,35 @@ struct TileInputs {
 };
 
 // Where the tile's results go: `count` contiguous elements of `type`; nullptr: not stored.
+// `staged`: the elements are an fp32 tile that a strided write converts to `type` afterwards; they
+// hold `type`'s values (fp16/bf16 rounded to odd at fp32's precision, which that conversion
+// rounds the rest of the way correctly).
 struct TileOutput {
   void* data = nullptr;
   FloatType type = FloatType::kFloat32;
+  bool staged = false;
+  FloatType StoredAs() const { return staged ? FloatType::kFloat32 : type; }
 };
 
 // Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
-// stores them to `output` (rounded once to its type) when it has data, and returns the sum of
-// their values before rounding (BceElementWide: the loss in fp64) in the block order of
-// FoldLanes when `sum` is set (else 0). With kind kLoss and a `gradient` that has data, the same
-// pass also stores there the gradient with respect to self (of the gradOutput operand, times
+// stores them to `output` (each correctly rounded once to its type) when it has data, and with
+// `sum` (kind kLoss; the gradients never reduce) returns the sum of their fp64 estimates and of their error bounds in the block
+// order of FoldLanes (else zeros). With kind kLoss and a `gradient` that has data, the same pass
+// also stores there the gradient with respect to self (of the gradOutput operand, times
 // gradient_scale): bitwise what kind kGradSelf stores, from the one exp(-|x|) both need. Runs the
 // best SIMD target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
-double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                    const TileOutput& output, bool sum, const TileOutput& gradient = {});
+Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
+                     const TileOutput& output, bool sum, const TileOutput& gradient = {});
 
 // The element-at-a-time definition of EvaluateTile, used where no SIMD target with a fused
 // multiply-add exists, and by tests as the reference.
-double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                          int64_t count, const TileOutput& output, bool sum,
-                          const TileOutput& gradient = {});
+Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                           int64_t count, const TileOutput& output, bool sum,
+                           const TileOutput& gradient = {});
+
+// The exact pass of a mean or sum over one tile: every element's loss in double-double (the
+// reference value where an input is not finite), summed in double-double in the block order.
+math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
 
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();

@@ -11,31 +11,51 @@ float Read(const TileOperand& operand, int64_t i) {
   return cpu::LoadAs32(operand.data, operand.type, operand.splat ? 0 : i);
 }
 
+ElementInputs ElementOf(const TileInputs& inputs, int64_t i) {
+  ElementInputs element;
+  element.x = Read(inputs.operand[kSelf], i);
+  element.t = Read(inputs.operand[kTarget], i);
+  element.w = Read(inputs.operand[kWeight], i);
+  element.p = Read(inputs.operand[kPosWeight], i);
+  element.g = Read(inputs.operand[kGradOutput], i);
+  return element;
+}
+
 }  // namespace
 
-double EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                          int64_t count, const TileOutput& output, bool sum,
-                          const TileOutput& gradient) {
+Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                           int64_t count, const TileOutput& output, bool sum,
+                           const TileOutput& gradient) {
   const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
-  double lanes[16] = {};
+  Partial lanes[kBlockLanes];
   for (int64_t i = 0; i < count; ++i) {
-    ElementInputs element;
-    element.x = Read(inputs.operand[kSelf], i);
-    element.t = Read(inputs.operand[kTarget], i);
-    element.w = Read(inputs.operand[kWeight], i);
-    element.p = Read(inputs.operand[kPosWeight], i);
-    element.g = Read(inputs.operand[kGradOutput], i);
-    const double wide = BceElementWide(kind, gradient_scale, element);
+    const ElementInputs element = ElementOf(inputs, i);
     if (output.data != nullptr) {
-      cpu::StoreFrom32(output.data, output.type, i, static_cast<float>(wide));
+      const float value = BceElement(kind, gradient_scale, element, output.type);
+      cpu::StoreFrom32(output.data, output.StoredAs(), i, value);
     }
     if (with_gradient) {
-      const float value = BceElement(LossKind::kGradSelf, gradient_scale, element);
-      cpu::StoreFrom32(gradient.data, gradient.type, i, value);
+      const float value = BceElement(LossKind::kGradSelf, gradient_scale, element, gradient.type);
+      cpu::StoreFrom32(gradient.data, gradient.StoredAs(), i, value);
     }
-    if (sum) lanes[i % 16] += wide;
+    if (sum && kind == LossKind::kLoss) {
+      const ElementEstimate term = BceLossTerm(element);
+      lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Partial{term.value, term.bound};
+    }
   }
-  return sum ? FoldLanes(lanes) : 0.0;
+  return FoldLanes(lanes);
+}
+
+math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
+  math::exact::DD lanes[kBlockLanes];
+  for (int64_t i = 0; i < count; ++i) {
+    const ElementInputs element = ElementOf(inputs, i);
+    const math::exact::DD term = AllFinite(LossKind::kLoss, element)
+                                     ? BceExact(LossKind::kLoss, 1.0, element)
+                                     : math::exact::DD{BceReference(LossKind::kLoss, 1.0, element)};
+    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + term;
+  }
+  return FoldLanes(lanes);
 }
 
 }  // namespace openaclnn

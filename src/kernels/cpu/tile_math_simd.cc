@@ -15,6 +15,7 @@
 #include <cstring>
 #include <utility>
 
+#include "kernels/bce_element.h"
 #include "kernels/cpu/strided.h"
 #include "kernels/cpu/tile_math.h"
 #include "kernels/math.h"
@@ -55,9 +56,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #include "kernels/cpu/tile_simd-inl.h"
 
-double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                        int64_t count, const TileOutput& output, bool sum,
-                        const TileOutput& gradient) {
+Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                         int64_t count, const TileOutput& output, bool sum,
+                         const TileOutput& gradient) {
   switch (kind) {
     case LossKind::kLoss:
       if (gradient.data != nullptr) {
@@ -75,9 +76,9 @@ const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
 
-double EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                        int64_t count, const TileOutput& output, bool sum,
-                        const TileOutput& gradient) {
+Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                         int64_t count, const TileOutput& output, bool sum,
+                         const TileOutput& gradient) {
   return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum, gradient);
 }
 
@@ -94,8 +95,8 @@ namespace openaclnn {
 HWY_EXPORT(EvaluateTileImpl);
 HWY_EXPORT(TargetNameImpl);
 
-double EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                    const TileOutput& output, bool sum, const TileOutput& gradient) {
+Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
+                     const TileOutput& output, bool sum, const TileOutput& gradient) {
   return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum,
                                                 gradient);
 }

@@ -36,13 +36,43 @@ struct HwyOpsOf {
     const auto biased = hn::BitCast(di, rounded) + hn::Set(di, kExponentBias + k - magic_bits);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(biased));
   }
-  // table[i] per lane for rounded = kRoundMagic + i, i in [0, 15]. Tables hold 16 entries:
-  // 16 lanes permute them in registers, 8 lanes permute each half and select, narrower gather.
+  // 2^floor(i/16) for rounded = kRoundMagic64 + i (math::ScalarOpsOf::Pow2Sixteenths).
+  static V Pow2Sixteenths(V rounded) {
+    const hn::RebindToUnsigned<DV> du;
+    using TU = hn::TFromD<decltype(du)>;
+    const TU magic_bits = BitCast<TU>(math::kRoundMagic64);
+    const auto biased =
+        hn::BitCast(du, rounded) + hn::Set(du, static_cast<TU>(16 * kExponentBias) - magic_bits);
+    return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
+  }
+  // math::ScalarOpsOf::RoundToOdd32, lane by lane (fp64 lanes).
+  static V RoundToOdd32(V a) {
+    const V magnitude = hn::Abs(a);
+    const auto tiny = hn::And(hn::Lt(magnitude, Set(0x1p-126)), hn::Ne(magnitude, hn::Zero(DV())));
+    return hn::IfThenElse(tiny, hn::NaN(DV()), OddBits32(a));
+  }
+  // a rounded to odd at fp32's 24 significant bits (as RoundToOdd32, without its NaN for tiny a).
+  static V OddBits32(V a) {
+    const hn::RebindToUnsigned<DV> du;
+    using TU = hn::TFromD<decltype(du)>;
+    const auto dropped_mask = hn::Set(du, (TU{1} << 29) - 1);
+    const auto bits = hn::BitCast(du, a);
+    const auto sticky = hn::And(hn::And(bits, dropped_mask) + dropped_mask, hn::Set(du, TU{1} << 29));
+    return hn::BitCast(DV(), hn::Or(hn::AndNot(dropped_mask, bits), sticky));
+  }
+  // table[i mod 16] per lane for rounded = kRoundMagic + i. Tables hold 16 entries: 16 lanes
+  // permute them in registers, 8 lanes (AVX-512 fp64: one two-register permute) likewise,
+  // narrower gather.
   static V LookupRounded(const T* table, V rounded) {
     const hn::RebindToSigned<DV> di;
     const auto index = hn::BitCast(di, rounded) & hn::Set(di, 15);
     if constexpr (hn::MaxLanes(DV()) == 16) {
       return hn::TableLookupLanes(hn::LoadU(DV(), table), hn::IndicesFromVec(DV(), index));
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    } else if constexpr (hn::MaxLanes(DV()) == 8 && sizeof(T) == 8) {
+      return V{_mm512_permutex2var_pd(hn::LoadU(DV(), table).raw, index.raw,
+                                      hn::LoadU(DV(), table + 8).raw)};
+#endif
     } else if constexpr (hn::MaxLanes(DV()) == 8) {
       const auto in_half = hn::IndicesFromVec(DV(), index & hn::Set(di, 7));
       const auto upper = hn::RebindMask(DV(), hn::TestBit(index, hn::Set(di, 8)));
@@ -144,8 +174,14 @@ struct WideOps64 {
   static V RoundTo32(V a) {
     return EachPart<kParts>([&](size_t k) { return Part::RoundTo32(a.part[k]); });
   }
-  static V Pow2Rounded(V rounded, int k2) {
-    return EachPart<kParts>([&](size_t k) { return Part::Pow2Rounded(rounded.part[k], k2); });
+  static V Pow2Sixteenths(V rounded) {
+    return EachPart<kParts>([&](size_t k) { return Part::Pow2Sixteenths(rounded.part[k]); });
+  }
+  static V RoundToOdd32(V a) {
+    return EachPart<kParts>([&](size_t k) { return Part::RoundToOdd32(a.part[k]); });
+  }
+  static V LookupRounded(const double* table, V rounded) {
+    return EachPart<kParts>([&](size_t k) { return Part::LookupRounded(table, rounded.part[k]); });
   }
 };
 
@@ -252,7 +288,7 @@ hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(V v) {
 }
 
 void Store(const TileOutput& output, int64_t i, V v) {
-  switch (output.type) {
+  switch (output.StoredAs()) {
     case FloatType::kFloat16: {
       const hn::Rebind<hwy::float16_t, D> dh;
       hn::StoreU(hn::DemoteTo(dh, v), dh, static_cast<hwy::float16_t*>(output.data) + i);
@@ -268,29 +304,14 @@ void Store(const TileOutput& output, int64_t i, V v) {
   }
 }
 
-// Lanes where every value is finite: v*0 is 0 for finite v and NaN otherwise, so one test of
-// their sum covers them all.
-template <class... Vs>
-auto AllFinite(V first, Vs... rest) {
-  V zeros = first * hn::Zero(D());
-  ((zeros = hn::MulAdd(rest, hn::Zero(D()), zeros)), ...);
-  return hn::Eq(zeros, zeros);
-}
-
-// v with every NaN lane made kCanonicalNaN (see there).
-V CanonicalNaN(V v) {
-  return hn::IfThenElse(hn::IsNaN(v), hn::Set(D(), static_cast<float>(kCanonicalNaN)), v);
-}
-
-// One vector of results: `value` as stored, `lower`/`upper` its halves before the last
-// rounding (BceElementWide), as mean/sum add them; `gradient` the self gradient of the fused pass.
-// (User-provided constructors: see Step.)
-struct Result {
-  Result() {}
-  Result(V v, V64 low, V64 high, V grad) : value(v), lower(low), upper(high), gradient(grad) {}
-  V value;
-  V64 lower, upper;
-  V gradient;
+// A step's results as fp64 parts (vector j of the step: parts 2j, 2j+1): `value` and `gradient`
+// (the fused pass's self gradient) hold values whose one rounding to their output type is the
+// correctly rounded result (NarrowTo); `sum` and `bound` what a mean or sum adds (the loss).
+// (User-provided constructor: see Step.)
+template <size_t kStep>
+struct StepResults {
+  StepResults() {}
+  Wide64<2 * kStep> value, gradient, sum, bound;
 };
 
 // The operands of kStep consecutive float vectors.
@@ -300,21 +321,36 @@ struct Operands {
   Vectors<kStep> x, t, w, p, g;
 };
 
+// Vector j of `wide` rounded once to `type` (fp16/bf16 as the fp32 value Store narrows exactly
+// the right way: rounded to odd first, so the second rounding is the correct one).
+template <size_t kParts>
+V NarrowTo(FloatType type, const Wide64<kParts>& wide, size_t j) {
+  if (type == FloatType::kFloat32) return Narrow(wide.part[2 * j], wide.part[2 * j + 1]);
+  return Narrow(HwyOps64::OddBits32(wide.part[2 * j]), HwyOps64::OddBits32(wide.part[2 * j + 1]));
+}
+
+// What a loss kind's evaluation writes, and in which types.
+struct Targets {
+  bool store_value;  // the output is stored (else the loss is only summed)
+  bool sum;          // mean/sum: the loss is summed
+  FloatType value_type, gradient_type;
+};
+
 // A loss kind's evaluation of kStep float vectors at once: the formulas on their fp64 halves side
-// by side; a gradient's lanes whose fp32 rounding is not certain are recomputed one at a time by
-// the double-double formulas. Where some lane has an input that is not finite, that lane takes
-// the reference formula, as the scalar code does. kFused (with kLoss): the self gradient too,
-// from the same exp(-|x|). kUnweighted: weight and pos_weight are absent, and read as the
-// constant 1 the compiler folds away (x * 1 is x): 15-20% of the loss's time without weights.
+// by side, each result settled in its output type where its estimate allows; every other lane
+// (rarely any: near a rounding boundary, or an input that is not finite) goes out of line to the
+// one scalar element function, BceElement. kFused (with kLoss): the self gradient too, from the
+// same exp(-|x|) and split of 1 + exp(-|x|). kUnweighted: weight and pos_weight are absent, and
+// read as the constant 1 the compiler folds away (x * 1 is x).
 template <LossKind kKind, bool kFused = false, bool kUnweighted = false>
 struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   Source x, t, w, p, g;
-  V scale;
   double scale64;
+  Targets targets;
 
   template <size_t kStep>
-  Step<Result, kStep> At(int64_t i) const {
+  StepResults<kStep> At(int64_t i) const {
     Operands<kStep> in;
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * hn::MaxLanes(D()));
@@ -326,7 +362,7 @@ struct Evaluator {
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0 (or the splat).
   template <size_t kStep>
-  Step<Result, kStep> AtPartial(int64_t i, int64_t n) const {
+  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
     Operands<kStep> in;
     for (size_t j = 0; j < kStep; ++j) {
@@ -341,132 +377,136 @@ struct Evaluator {
 
  private:
   template <size_t kStep>
-  Step<Result, kStep> Compute(const Operands<kStep>& in) const {
-    Step<Result, kStep> results;
-    if constexpr (kKind == LossKind::kLoss) {
-      using O64 = WideOps64<2 * kStep>;
-      const auto x64 = Widen(in.x), t64 = Widen(in.t), w64 = Widen(in.w), p64 = Widen(in.p);
-      const auto e = ExpNeg64<O64>(O64::Abs(x64));
-      const auto loss = Loss64FromExp<O64>(x64, t64, w64, p64, e);
-      Vectors<kStep> gradients;
-      if constexpr (kFused) {
-        const auto estimate =
-            GradSelf64FromExp<O64>(x64, t64, w64, p64, Widen(in.g), O64::Set(scale64), e);
-        gradients = Settle(estimate, in, LossKind::kGradSelf);
-      }
+  StepResults<kStep> Compute(const Operands<kStep>& in) const {
+    using O64 = WideOps64<2 * kStep>;
+    StepResults<kStep> results;
+    const auto x64 = Widen(in.x), w64 = Widen(in.w), p64 = Widen(in.p);
+    const auto scale = O64::Set(scale64);
+    if constexpr (kKind == LossKind::kGradTarget) {
+      // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
+      auto log_term = O64::Set(0.0);
+      bool every_p_is_one = true;
       for (size_t j = 0; j < kStep; ++j) {
-        results[j] = {Narrow(loss, j), loss.part[2 * j], loss.part[2 * j + 1], hn::Zero(D())};
-        if constexpr (kFused) {
-          results[j].gradient = FiniteOr<LossKind::kGradSelf>(gradients[j], in, j);
-        }
-        const auto finite = AllFinite(in.x[j], in.t[j], in.w[j], in.p[j]);
-        if (HWY_UNLIKELY(!hn::AllTrue(D(), finite))) {
-          const V reference = ReferenceLoss<HwyOps>(in.x[j], in.t[j], in.w[j], in.p[j]);
-          const V value = CanonicalNaN(hn::IfThenElse(finite, results[j].value, reference));
-          results[j].value = value;
-          results[j].lower = Lower64(value);
-          results[j].upper = Upper64(value);
-        }
+        every_p_is_one = every_p_is_one && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
       }
+      if (!every_p_is_one) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
+      const auto estimate = GradTarget64<O64>(x64, w64, p64, Widen(in.g), scale, log_term);
+      results.value = Settle(estimate, in, LossKind::kGradTarget, targets.value_type);
     } else {
-      const Vectors<kStep> values = kKind == LossKind::kGradSelf ? GradSelf(in) : GradTarget(in);
-      for (size_t j = 0; j < kStep; ++j) {
-        results[j] = {values[j], Lower64(values[j]), Upper64(values[j]), hn::Zero(D())};
+      const auto t64 = Widen(in.t);
+      const auto e = ExpNeg64<O64>(O64::Abs(x64));
+      const auto split = SplitUnit<O64>(e);
+      if constexpr (kKind == LossKind::kLoss) {
+        const auto loss = Loss64<O64>(x64, t64, w64, p64, Log1pSplit<O64>(split));
+        if (targets.store_value) {
+          results.value = Settle(loss, in, LossKind::kLoss, targets.value_type);
+        }
+        if (targets.sum) results.sum = SumTerms(loss, in, &results.bound);
+      }
+      if constexpr (kKind == LossKind::kGradSelf || kFused) {
+        const auto estimate = GradSelf64<O64>(x64, t64, w64, p64, Widen(in.g), scale, e,
+                                              Reciprocal1pSplit<O64>(split));
+        auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
+        out = Settle(estimate, in, LossKind::kGradSelf,
+                     kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type);
       }
     }
     return results;
   }
 
+  // The estimates, with the lanes whose rounding to `type` they leave open recomputed.
   template <size_t kStep>
-  Vectors<kStep> GradSelf(const Operands<kStep>& in) const {
-    using O64 = WideOps64<2 * kStep>;
-    const auto estimate = GradSelf64<O64>(Widen(in.x), Widen(in.t), Widen(in.w), Widen(in.p),
-                                          Widen(in.g), O64::Set(scale64));
-    Vectors<kStep> values = Settle(estimate, in, LossKind::kGradSelf);
-    for (size_t j = 0; j < kStep; ++j) values[j] = FiniteOr<LossKind::kGradSelf>(values[j], in, j);
-    return values;
-  }
-
-  template <size_t kStep>
-  Vectors<kStep> GradTarget(const Operands<kStep>& in) const {
-    using O64 = WideOps64<2 * kStep>;
-    // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
-    const auto x64 = Widen(in.x);
-    auto log_term = O64::Set(0.0);
-    bool every_p_is_one = true;
+  Wide64<2 * kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate,
+                           const Operands<kStep>& in, LossKind kind, FloatType type) const {
+    const auto settled = type == FloatType::kFloat32 ? Settled(estimate) : SettledOdd(estimate);
+    Wide64<2 * kStep> values = estimate.value;
     for (size_t j = 0; j < kStep; ++j) {
-      every_p_is_one = every_p_is_one && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
-    }
-    if (!every_p_is_one) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
-    const auto estimate =
-        GradTarget64<O64>(x64, Widen(in.w), Widen(in.p), Widen(in.g), O64::Set(scale64), log_term);
-    Vectors<kStep> values = Settle(estimate, in, LossKind::kGradTarget);
-    for (size_t j = 0; j < kStep; ++j) {
-      values[j] = FiniteOr<LossKind::kGradTarget>(values[j], in, j);
-    }
-    return values;
-  }
-
-  // A gradient's vector j, with the lanes that have an input that is not finite taken from the
-  // reference formula.
-  template <LossKind kGradient, size_t kStep>
-  V FiniteOr(V value, const Operands<kStep>& in, size_t j) const {
-    const V x_j = in.x[j], t_j = in.t[j], w_j = in.w[j], p_j = in.p[j], g_j = in.g[j];
-    const auto finite = kGradient == LossKind::kGradSelf ? AllFinite(x_j, t_j, w_j, p_j, g_j)
-                                                         : AllFinite(x_j, w_j, p_j, g_j);
-    if (HWY_LIKELY(hn::AllTrue(D(), finite))) return value;
-    const V reference = kGradient == LossKind::kGradSelf
-                            ? ReferenceGradSelf<HwyOps>(x_j, t_j, w_j, p_j, g_j)
-                            : ReferenceGradTarget<HwyOps>(x_j, w_j, p_j, g_j);
-    return CanonicalNaN(hn::IfThenElse(finite, value, reference * scale));
-  }
-
-  // The estimates rounded to fp32, with the lanes they leave unsettled (rarely any) recomputed.
-  template <size_t kStep>
-  Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, const Operands<kStep>& in,
-                        LossKind gradient) const {
-    const auto settled = Settled(estimate);
-    Vectors<kStep> values;
-    for (size_t j = 0; j < kStep; ++j) {
-      values[j] = Narrow(estimate.value, j);
       const auto lower = settled.part[2 * j], upper = settled.part[2 * j + 1];
       if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(lower, upper)))) continue;
-      values[j] =
-          SettleLanes(gradient, values[j], hn::VecFromMask(D64(), lower),
-                      hn::VecFromMask(D64(), upper), in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]);
+      SettleLanes(kind, type, hn::VecFromMask(D64(), lower), hn::VecFromMask(D64(), upper), in, j,
+                  values.part[2 * j], values.part[2 * j + 1]);
     }
     return values;
   }
 
-  // `value` with its lanes that the estimates left unsettled (settled_* lanes 0) recomputed by
-  // the double-double formula; out of line, so the common path keeps its registers.
-  HWY_NOINLINE V SettleLanes(LossKind gradient, V value, V64 settled_lower, V64 settled_upper, V xv,
-                             V tv, V wv, V pv, V gv) const {
+  // The loss estimates as mean/sum add them, with `bound` their bounds: where an input is not
+  // finite (the bound is NaN) the lanes take the reference value, as BceLossTerm says.
+  template <size_t kStep>
+  Wide64<2 * kStep> SumTerms(const Estimate64<WideOps64<2 * kStep>>& loss,
+                             const Operands<kStep>& in, Wide64<2 * kStep>* bound) const {
+    Wide64<2 * kStep> values = loss.value;
+    *bound = loss.bound;
+    for (size_t j = 0; j < kStep; ++j) {
+      V64& lower = values.part[2 * j];
+      V64& upper = values.part[2 * j + 1];
+      const auto finite = hn::Not(hn::Or(hn::IsNaN(loss.bound.part[2 * j]),
+                                         hn::IsNaN(loss.bound.part[2 * j + 1])));
+      if (HWY_LIKELY(hn::AllTrue(D64(), finite))) continue;
+      const V reference = ReferenceLanes(in, j);
+      const auto first = hn::IsNaN(loss.bound.part[2 * j]);
+      const auto second = hn::IsNaN(loss.bound.part[2 * j + 1]);
+      lower = hn::IfThenElse(first, Lower64(reference), lower);
+      upper = hn::IfThenElse(second, Upper64(reference), upper);
+    }
+    return values;
+  }
+
+  // Vector j's lanes by the scalar loss-term definition (out of line: the rare non-finite case).
+  template <size_t kStep>
+  HWY_NOINLINE V ReferenceLanes(const Operands<kStep>& in, size_t j) const {
     constexpr size_t kLanes = hn::MaxLanes(D());
     HWY_ALIGN float inputs[kOut][kLanes];
     HWY_ALIGN float values[kLanes];
+    StoreInputs(in, j, inputs);
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+      values[lane] = static_cast<float>(BceLossTerm(ElementAt(inputs, lane)).value);
+    }
+    return hn::Load(D(), values);
+  }
+
+  // The lanes of vector j that the estimates left unsettled (settled_* lanes 0) recomputed by the
+  // scalar element function; out of line, so the common path keeps its registers.
+  template <size_t kStep>
+  HWY_NOINLINE void SettleLanes(LossKind kind, FloatType type, V64 settled_lower,
+                                V64 settled_upper, const Operands<kStep>& in, size_t j,
+                                V64& lower, V64& upper) const {
+    constexpr size_t kLanes = hn::MaxLanes(D());
+    HWY_ALIGN float inputs[kOut][kLanes];
+    HWY_ALIGN double values[kLanes];
     HWY_ALIGN double settled[kLanes];
-    const V operands[kOut] = {xv, tv, wv, pv, gv};
-    for (int which = 0; which < kOut; ++which) hn::Store(operands[which], D(), inputs[which]);
-    hn::Store(value, D(), values);
+    StoreInputs(in, j, inputs);
+    hn::Store(lower, D64(), values);
+    hn::Store(upper, D64(), values + kLanes / 2);
     hn::Store(settled_lower, D64(), settled);
     hn::Store(settled_upper, D64(), settled + kLanes / 2);
     for (size_t lane = 0; lane < kLanes; ++lane) {
       if (BitCast<uint64_t>(settled[lane]) != 0) continue;
-      const float xs = inputs[kSelf][lane], ws = inputs[kWeight][lane],
-                  ps = inputs[kPosWeight][lane], gs = inputs[kGradOutput][lane];
-      values[lane] = gradient == LossKind::kGradSelf
-                         ? math::exact::GradSelf(xs, inputs[kTarget][lane], ws, ps, gs, scale64)
-                         : math::exact::GradTarget(xs, ws, ps, gs, scale64);
+      values[lane] = BceElement(kind, scale64, ElementAt(inputs, lane), type);
     }
-    return hn::Load(D(), values);
+    lower = hn::Load(D64(), values);
+    upper = hn::Load(D64(), values + kLanes / 2);
+  }
+
+  template <size_t kStep>
+  static void StoreInputs(const Operands<kStep>& in, size_t j, float (*inputs)[hn::MaxLanes(D())]) {
+    const V operands[kOut] = {in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]};
+    for (int which = 0; which < kOut; ++which) hn::Store(operands[which], D(), inputs[which]);
+  }
+
+  static ElementInputs ElementAt(const float (*inputs)[hn::MaxLanes(D())], size_t lane) {
+    ElementInputs element;
+    element.x = inputs[kSelf][lane], element.t = inputs[kTarget][lane];
+    element.w = inputs[kWeight][lane], element.p = inputs[kPosWeight][lane];
+    element.g = inputs[kGradOutput][lane];
+    return element;
   }
 };
 
 // Operands a kind does not read (gradOutput for the loss alone, target for the target gradient)
 // are made absent, so they cost no memory traffic.
 template <LossKind kKind, bool kFused, bool kUnweighted>
-Evaluator<kKind, kFused, kUnweighted> MakeEvaluator(double gradient_scale, const TileInputs& in) {
+Evaluator<kKind, kFused, kUnweighted> MakeEvaluator(double gradient_scale, const TileInputs& in,
+                                                    const Targets& targets) {
   const TileOperand none;
   const TileOperand& t = kKind == LossKind::kGradTarget ? none : in.operand[kTarget];
   const TileOperand& g = kKind == LossKind::kLoss && !kFused ? none : in.operand[kGradOutput];
@@ -475,12 +515,13 @@ Evaluator<kKind, kFused, kUnweighted> MakeEvaluator(double gradient_scale, const
           Source(in.operand[kWeight]),
           Source(in.operand[kPosWeight]),
           Source(g),
-          hn::Set(D(), static_cast<float>(gradient_scale)),
-          gradient_scale};
+          gradient_scale,
+          targets};
 }
 
-// The 16 fp64 lanes of the block order (element i to lane i % 16) as 32/N vectors of N/2
-// doubles, N the float lanes: a float vector at a multiple of 16 plus k*N feeds vectors 2k, 2k+1.
+// The 16 lanes of the block order (element i to lane i % 16), each a Partial (sum and bound), as
+// 32/N vectors of N/2 doubles each, N the float lanes: a float vector at a multiple of 16 plus k*N
+// feeds vectors 2k, 2k+1.
 class BlockAccumulator {
  public:
   static constexpr size_t kLanes = hn::MaxLanes(D());
@@ -488,27 +529,35 @@ class BlockAccumulator {
   static constexpr size_t kGroups = 16 / kLanes;
 
   BlockAccumulator() {
-    for (auto& sum : sums_) sum = hn::Zero(D64());
+    for (size_t k = 0; k < 2 * kGroups; ++k) sums_[k] = bounds_[k] = hn::Zero(D64());
   }
 
-  void Add(size_t group, const Result& r) {
-    sums_[2 * group] = sums_[2 * group] + r.lower;
-    sums_[2 * group + 1] = sums_[2 * group + 1] + r.upper;
+  template <size_t kParts>
+  void Add(size_t group, const Wide64<kParts>& sum, const Wide64<kParts>& bound, size_t j) {
+    for (size_t half = 0; half < 2; ++half) {
+      sums_[2 * group + half] = sums_[2 * group + half] + sum.part[2 * j + half];
+      bounds_[2 * group + half] = bounds_[2 * group + half] + bound.part[2 * j + half];
+    }
   }
 
-  void StoreLanes(double* lanes) const {
-    for (size_t k = 0; k < 2 * kGroups; ++k) hn::StoreU(sums_[k], D64(), lanes + k * (kLanes / 2));
+  void StoreLanes(Partial* lanes) const {
+    HWY_ALIGN double sums[16], bounds[16];
+    for (size_t k = 0; k < 2 * kGroups; ++k) {
+      hn::Store(sums_[k], D64(), sums + k * (kLanes / 2));
+      hn::Store(bounds_[k], D64(), bounds + k * (kLanes / 2));
+    }
+    for (int lane = 0; lane < 16; ++lane) lanes[lane] = {sums[lane], bounds[lane]};
   }
 
  private:
   V64 sums_[2 * kGroups];
+  V64 bounds_[2 * kGroups];
 };
 
-// Where a tile's results go: the output, the fused pass's gradient, the block sum.
+// Where a tile's results go: the output, the fused pass's gradient.
 struct TileSinks {
   const TileOutput& output;
   const TileOutput& gradient;
-  bool sum;
 };
 
 // Elements [i, count), fewer than a step: one step with partial loads, stored and summed per
@@ -516,24 +565,37 @@ struct TileSinks {
 // the sanitizers each one costs minutes).
 template <size_t kStep, class Eval>
 void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& sinks,
-                  double* lanes) {
+                  Partial* lanes) {
   constexpr size_t kLanes = hn::MaxLanes(D());
   if (i >= count) return;
   const auto results = eval.template AtPartial<kStep>(i, count - i);
+  const Targets& targets = eval.targets;
   HWY_ALIGN float values[kStep * kLanes];
   HWY_ALIGN float gradients[kStep * kLanes];
-  HWY_ALIGN double wide[kStep * kLanes];
+  HWY_ALIGN double sums[kStep * kLanes];
+  HWY_ALIGN double bounds[kStep * kLanes];
   for (size_t j = 0; j < kStep; ++j) {
-    hn::Store(results[j].value, D(), values + j * kLanes);
-    hn::Store(results[j].gradient, D(), gradients + j * kLanes);
-    hn::Store(results[j].lower, D64(), wide + j * kLanes);
-    hn::Store(results[j].upper, D64(), wide + j * kLanes + kLanes / 2);
+    if (targets.store_value) {
+      hn::Store(NarrowTo(targets.value_type, results.value, j), D(), values + j * kLanes);
+    }
+    if (Eval::kWithGradient) {
+      hn::Store(NarrowTo(targets.gradient_type, results.gradient, j), D(), gradients + j * kLanes);
+    }
+    if (targets.sum) {
+      for (size_t half = 0; half < 2; ++half) {
+        const size_t at = j * kLanes + half * kLanes / 2;
+        hn::Store(results.sum.part[2 * j + half], D64(), sums + at);
+        hn::Store(results.bound.part[2 * j + half], D64(), bounds + at);
+      }
+    }
   }
   const TileOutput &output = sinks.output, &gradient = sinks.gradient;
   for (int64_t k = 0; k < count - i; ++k) {
-    if (output.data != nullptr) cpu::StoreFrom32(output.data, output.type, i + k, values[k]);
-    if (Eval::kWithGradient) cpu::StoreFrom32(gradient.data, gradient.type, i + k, gradients[k]);
-    if (sinks.sum) lanes[(i + k) % 16] += wide[k];
+    if (targets.store_value) cpu::StoreFrom32(output.data, output.StoredAs(), i + k, values[k]);
+    if (Eval::kWithGradient) {
+      cpu::StoreFrom32(gradient.data, gradient.StoredAs(), i + k, gradients[k]);
+    }
+    if (targets.sum) lanes[(i + k) % 16] = lanes[(i + k) % 16] + Partial{sums[k], bounds[k]};
   }
 }
 
@@ -548,40 +610,49 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   constexpr size_t kLanes = BlockAccumulator::kLanes;
   constexpr int64_t kStepElements = static_cast<int64_t>(kStep * kLanes);
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
+  const Targets& targets = eval.targets;
   for (; i + kStepElements <= count; i += kStepElements) {
     const auto results = eval.template At<kStep>(i);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
-      if (sinks.output.data != nullptr) Store(sinks.output, at, results[j].value);
-      if (Eval::kWithGradient) Store(sinks.gradient, at, results[j].gradient);
-      if (sinks.sum) accumulator.Add(j % BlockAccumulator::kGroups, results[j]);
+      if (targets.store_value) {
+        Store(sinks.output, at, NarrowTo(targets.value_type, results.value, j));
+      }
+      if (Eval::kWithGradient) {
+        Store(sinks.gradient, at, NarrowTo(targets.gradient_type, results.gradient, j));
+      }
+      if (targets.sum) {
+        accumulator.Add(j % BlockAccumulator::kGroups, results.sum, results.bound, j);
+      }
     }
   }
   return i;
 }
 
 template <LossKind kKind, bool kFused, bool kUnweighted>
-double RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
-                 const TileSinks& sinks) {
-  const auto eval = MakeEvaluator<kKind, kFused, kUnweighted>(gradient_scale, inputs);
+Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
+                  const TileSinks& sinks, bool sum) {
+  const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
+                        sinks.output.type, sinks.gradient.type};
+  const auto eval = MakeEvaluator<kKind, kFused, kUnweighted>(gradient_scale, inputs, targets);
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half
   // its registers); more where vectors are so narrow that a 16-element group needs more.
   constexpr size_t kStep = kGroups > 2 ? kGroups : 2;
   const int64_t i = RunSteps<kStep>(eval, 0, count, sinks, accumulator);
-  double lanes[16];
+  Partial lanes[16];
   accumulator.StoreLanes(lanes);
   RunRemainder<kStep>(eval, i, count, sinks, lanes);
-  return sinks.sum ? FoldLanes(lanes) : 0.0;
+  return FoldLanes(lanes);
 }
 
 template <LossKind kKind, bool kFused = false>
-double RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-               const TileOutput& output, bool sum, const TileOutput& gradient = {}) {
-  const TileSinks sinks{output, gradient, sum};
+Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+                const TileOutput& output, bool sum, const TileOutput& gradient = {}) {
+  const TileSinks sinks{output, gradient};
   const bool unweighted =
       inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
-  return unweighted ? RunTileOf<kKind, kFused, true>(gradient_scale, inputs, count, sinks)
-                    : RunTileOf<kKind, kFused, false>(gradient_scale, inputs, count, sinks);
+  return unweighted ? RunTileOf<kKind, kFused, true>(gradient_scale, inputs, count, sinks, sum)
+                    : RunTileOf<kKind, kFused, false>(gradient_scale, inputs, count, sinks, sum);
 }

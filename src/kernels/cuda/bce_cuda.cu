@@ -3,7 +3,9 @@
 // load where the operand is contiguous and aligned, gathers through strides otherwise, one value
 // for broadcast operands); fp16/bf16 are widened in registers. Mean and sum follow the CPU's
 // reduction order exactly (bce_reduction.h): one thread block per reduction block writes that
-// block's fp64 partial to the workspace, and one thread combines the partials in block order.
+// block's partial (fp64 sum and error bound) to the workspace, one thread combines the partials
+// in block order, and where the total's rounding is in doubt the exact pass runs (two more
+// kernels, which return at once otherwise).
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/bce_cuda.h"
@@ -76,7 +78,7 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
     in.w = inputs[kWeight][j];
     in.p = inputs[kPosWeight][j];
     in.g = inputs[kGradOutput][j];
-    values[j] = BceElement(kKind, launch.gradient_scale, in);
+    values[j] = BceElement(kKind, launch.gradient_scale, in, launch.operand[kOut].layout.type);
   }
   WriteFour(launch, first, values);
 }
@@ -96,29 +98,80 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
   }
 }
 
-// One thread block per reduction block: the block's values go to shared memory, kBlockLanes
-// threads sum one lane each in index order, and the lanes are folded as bce_reduction.h says.
-__global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaunch launch) {
-  __shared__ double values[kReductionBlock];  // the unrounded terms, 32 KiB
-  __shared__ double lanes[kBlockLanes];
-  const int64_t block = blockIdx.x;
-  const int64_t begin = block * kReductionBlock;
+// The exact pass's sum of block `block` (bce_reduction.h): kBlockLanes threads sum one lane each
+// in double-double, thread 0 folds them.
+__device__ inline void ExactBlock(const DeviceLaunch& launch, int64_t block) {
+  __shared__ alignas(16) unsigned char storage[sizeof(math::exact::DD) * kBlockLanes];
+  auto* lanes = reinterpret_cast<math::exact::DD*>(storage);
   const int length = cuda::BlockLength(launch, block);
-  for (int i = threadIdx.x; i < length; i += blockDim.x) {
-    values[i] = cuda::EvaluateWideAt(launch, begin + i);
+  if (threadIdx.x < kBlockLanes) {
+    lanes[threadIdx.x] = cuda::ExactLaneSum(launch, block, length, static_cast<int>(threadIdx.x));
   }
   __syncthreads();
+  if (threadIdx.x == 0) launch.workspace.exact[block] = FoldLanes(lanes);
+}
+
+// The lanes of `values` (a block's first `length`) summed in the block order, folded by thread 0.
+__device__ inline double FoldedLaneSums(const double* values, int length) {
+  __shared__ double lanes[kBlockLanes];
   if (threadIdx.x < kBlockLanes) {
     lanes[threadIdx.x] = cuda::LaneSum(values, length, static_cast<int>(threadIdx.x));
   }
   __syncthreads();
-  if (threadIdx.x != 0) return;
-  launch.partials[block] = FoldLanes(lanes);
-  // A one-block problem (N <= 4096) finishes here: one kernel launch fewer for small calls.
-  if (gridDim.x == 1) cuda::FinishReduction(launch);
+  return threadIdx.x == 0 ? FoldLanes(lanes) : 0.0;
+}
+
+// One thread block per reduction block: thread k evaluates elements k, k + kThreads, ...; the
+// terms and then their bounds go through shared memory, where kBlockLanes threads sum one lane
+// each in index order, and thread 0 folds the lanes as bce_reduction.h says.
+__global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaunch launch) {
+  constexpr int kPerThread = kReductionBlock / kThreads;
+  __shared__ double values[kReductionBlock];  // the terms, then their bounds: 32 KiB
+  const int64_t block = blockIdx.x;
+  const int64_t begin = block * kReductionBlock;
+  const int length = cuda::BlockLength(launch, block);
+  double bounds[kPerThread];
+  for (int k = 0; k < kPerThread; ++k) {
+    const int i = static_cast<int>(threadIdx.x) + k * kThreads;
+    if (i >= length) break;
+    const Partial term = cuda::LossTermAt(launch, begin + i);
+    values[i] = term.sum;
+    bounds[k] = term.bound;
+  }
+  __syncthreads();
+  const double sum = FoldedLaneSums(values, length);
+  __syncthreads();
+  for (int k = 0; k < kPerThread; ++k) {
+    const int i = static_cast<int>(threadIdx.x) + k * kThreads;
+    if (i >= length) break;
+    values[i] = bounds[k];
+  }
+  __syncthreads();
+  const double bound = FoldedLaneSums(values, length);
+  if (threadIdx.x == 0) launch.workspace.partials[block] = {sum, bound};
+  // A one-block problem (N <= 4096) finishes here, the exact pass included: fewer kernel
+  // launches for small calls.
+  if (gridDim.x != 1) return;
+  if (threadIdx.x == 0) cuda::FinishReduction(launch);
+  __syncthreads();
+  if (*launch.workspace.exact_pass == 0) return;
+  ExactBlock(launch, 0);
+  __syncthreads();
+  if (threadIdx.x == 0) cuda::FinishExactReduction(launch);
 }
 
 __global__ void FinishReductionKernel(const DeviceLaunch launch) { cuda::FinishReduction(launch); }
+
+// The exact pass over every block, where FinishReduction asked for it (rarely: it returns at
+// once otherwise).
+__global__ void __launch_bounds__(kBlockLanes) ExactPartialsKernel(const DeviceLaunch launch) {
+  if (*launch.workspace.exact_pass == 0) return;
+  ExactBlock(launch, blockIdx.x);
+}
+
+__global__ void FinishExactKernel(const DeviceLaunch launch) {
+  cuda::FinishExactReduction(launch);
+}
 
 __global__ void __launch_bounds__(kThreads) FillKernel(const cuda::DeviceFill fill) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -167,7 +220,11 @@ const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
   }
   const int64_t blocks = ReductionBlocks(problem.count);
   BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch);
-  if (blocks > 1) FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
+  if (blocks > 1) {
+    FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
+    ExactPartialsKernel<<<static_cast<unsigned>(blocks), kBlockLanes, 0, stream>>>(launch);
+    FinishExactKernel<<<1, 1, 0, stream>>>(launch);
+  }
   return LaunchStatus();
 }
 

@@ -39,7 +39,7 @@ struct DeviceLaunch {
   int64_t count = 0;
   double gradient_scale = 1.0;
   DeviceOperand operand[kOperandCount];
-  double* partials = nullptr;  // the workspace: one fp64 partial per reduction block
+  ReductionWorkspace workspace{};  // mean and sum (bce_reduction.h)
 };
 
 // Elements each thread of the element-wise kernel handles together (one 16-byte fp32 load).
@@ -76,7 +76,9 @@ inline DeviceLaunch MakeDeviceLaunch(const BceProblem& problem, const LaunchCont
     const uint64_t first = reinterpret_cast<uintptr_t>(operand.base) + layout.offset * size;
     operand.vector_aligned = operand.access == Access::kFlat && first % (kVector * size) == 0;
   }
-  device.partials = static_cast<double*>(launch.workspace);
+  if (problem.reduction != Reduction::kNone) {
+    device.workspace = ReductionWorkspaceAt(launch.workspace, problem.count);
+  }
   return device;
 }
 
@@ -101,21 +103,34 @@ OPENACLNN_HOST_DEVICE inline float ReadAt(const DeviceLaunch& launch, int which,
   return LoadAs32(operand.base, operand.layout.type, ElementAt(launch, which, flat));
 }
 
-// The value of flat element `flat` before its rounding to fp32, from the shared element formula:
-// what a reduction sums (bce_element.h).
-OPENACLNN_HOST_DEVICE inline double EvaluateWideAt(const DeviceLaunch& launch, int64_t flat) {
+OPENACLNN_HOST_DEVICE inline ElementInputs InputsAt(const DeviceLaunch& launch, int64_t flat) {
   ElementInputs in;
   in.x = ReadAt(launch, kSelf, flat);
   in.t = ReadAt(launch, kTarget, flat);
   in.w = ReadAt(launch, kWeight, flat);
   in.p = ReadAt(launch, kPosWeight, flat);
   in.g = ReadAt(launch, kGradOutput, flat);
-  return BceElementWide(launch.kind, launch.gradient_scale, in);
+  return in;
 }
 
-// The value of flat element `flat`, rounded once to fp32.
+// The value of flat element `flat`, correctly rounded once to the output's type (as fp32).
 OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
-  return static_cast<float>(EvaluateWideAt(launch, flat));
+  return BceElement(launch.kind, launch.gradient_scale, InputsAt(launch, flat),
+                    launch.operand[kOut].layout.type);
+}
+
+// What a mean or sum adds for flat element `flat` (bce_element.h: BceLossTerm).
+OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat) {
+  const ElementEstimate term = BceLossTerm(InputsAt(launch, flat));
+  return {term.value, term.bound};
+}
+
+// The exact pass's term for flat element `flat` (tile_math.h: ExactTileSum's).
+OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch,
+                                                         int64_t flat) {
+  const ElementInputs in = InputsAt(launch, flat);
+  if (!AllFinite(LossKind::kLoss, in)) return {BceReference(LossKind::kLoss, 1.0, in), 0.0};
+  return BceExact(LossKind::kLoss, 1.0, in);
 }
 
 OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value) {
@@ -124,10 +139,21 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
 }
 
 // Lane `lane` of a block's fixed summation order (bce_reduction.h): its elements lane,
-// lane + kBlockLanes, ... in index order, summed in fp64 from +0.0.
-OPENACLNN_HOST_DEVICE inline double LaneSum(const double* values, int count, int lane) {
-  double sum = 0.0;
-  for (int i = lane; i < count; i += kBlockLanes) sum += values[i];
+// lane + kBlockLanes, ... in index order, summed from zero (Partial or double-double).
+template <class T>
+OPENACLNN_HOST_DEVICE inline T LaneSum(const T* values, int count, int lane) {
+  T sum{};
+  for (int i = lane; i < count; i += kBlockLanes) sum = sum + values[i];
+  return sum;
+}
+
+// The exact pass's sum of lane `lane` of block `block`, its terms computed in index order.
+OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLaneSum(const DeviceLaunch& launch,
+                                                          int64_t block, int count, int lane) {
+  math::exact::DD sum;
+  for (int i = lane; i < count; i += kBlockLanes) {
+    sum = sum + ExactLossAt(launch, block * kReductionBlock + i);
+  }
   return sum;
 }
 
@@ -148,11 +174,24 @@ OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, FloatType type, int64
   }
 }
 
-// The blocks' partials combined in block order, divided for mean, stored once rounded.
+// The blocks' partials combined in block order, divided for mean, stored once rounded where
+// that rounding is certain; else the workspace's exact_pass word asks for the exact pass.
 OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch) {
-  double total = CombineBlocks(launch.partials, ReductionBlocks(launch.count));
-  if (launch.reduction == Reduction::kMean) total /= static_cast<double>(launch.count);
   const DeviceOperand& out = launch.operand[kOut];
+  double total = 0.0;
+  const bool settled =
+      SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count), launch.count,
+                      launch.reduction == Reduction::kMean, out.layout.type, &total);
+  *launch.workspace.exact_pass = settled ? 0 : 1;
+  if (settled) StoreRounded(out.base, out.layout.type, out.layout.offset, total);
+}
+
+// The exact pass's combine and store, where FinishReduction asked for it.
+OPENACLNN_HOST_DEVICE inline void FinishExactReduction(const DeviceLaunch& launch) {
+  if (*launch.workspace.exact_pass == 0) return;
+  const DeviceOperand& out = launch.operand[kOut];
+  const double total = ExactReduction(launch.workspace.exact, ReductionBlocks(launch.count),
+                                      launch.count, launch.reduction == Reduction::kMean);
   StoreRounded(out.base, out.layout.type, out.layout.offset, total);
 }
 

@@ -133,7 +133,7 @@ TEST(OperandLayout, TransposedViewsGiveTheScalarDefinitionPerElement) {
         ElementInputs in;
         in.x = x.wide[ElementOf(view, i)];
         in.t = t.wide[ElementOf(view, i)];
-        const float expected = BceElement(kind, 1.0, in);
+        const float expected = BceElement(kind, 1.0, in, FloatType::kFloat32);
         if (!SameFloat(out[i], expected)) {
           ++mismatches;
           ADD_FAILURE() << Describe(view) << " kind " << static_cast<int>(kind) << " element " << i
@@ -164,7 +164,7 @@ TEST(OperandLayout, ReductionsOverTransposedViewsKeepTheRowMajorOrder) {
       std::memset(flat.operands[which].strides, 0, sizeof flat.operands[which].strides);
       flat.operands[which].strides[0] = which == kOut ? 0 : 1;
     }
-    std::vector<double> workspace(ReductionBlocks(strided.count));
+    std::vector<double> workspace(ReductionWorkspaceBytesFor(strided.count) / sizeof(double));
     float strided_sum = 0.0f, flat_sum = 0.0f;
     kCpuBceKernels.run(
         strided,
