@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Builds side by side: the element kernel's rate (tile_bench, one core, operands in L1/L2) of
+several tile_bench binaries, run alternately, `--rounds` times each, with the median per case and
+each build's rate as a fraction of the first build's.
+
+  /usr/bin/python3 bench/tile_ab.py old=../old/build-perf/bench/tile_bench \\
+      new=build-perf/bench/tile_bench [--rounds 3] [--min-time 0.3]
+
+Case names are matched across builds that name them differently: tile_bench before issue 9 had
+no input-set suffix (its one input set is today's `ramp`) and called weight + pos_weight `weight`.
+"""
+import argparse
+import json
+import re
+import statistics
+import subprocess
+
+# (case, kind, weighted): the A/B cases of issue 16 (fp32, store, ramp inputs).
+CASES = [
+    ("loss", "loss", False),
+    ("loss + weight + pos_weight", "loss", True),
+    ("self gradient", "grad_self", False),
+    ("self gradient + weights", "grad_self", True),
+    ("target gradient", "grad_target", False),
+    ("target gradient + pos_weight", "grad_target", True),
+    ("loss fp16", "loss", False, "fp16"),
+    ("loss bf16", "loss", False, "bf16"),
+]
+
+
+def names(binary):
+    out = subprocess.run([binary, "--benchmark_list_tests"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return set(out)
+
+
+def case_name(available, kind, weighted, dtype):
+    candidates = [f"tile/{kind}/{dtype}/{'weights' if weighted else 'noweight'}/store/ramp",
+                  f"tile/{kind}/{dtype}/{'weight' if weighted else 'noweight'}/store"]
+    for name in candidates:
+        if name in available:
+            return name
+    return None
+
+
+def run(binary, names_to_run, min_time):
+    pattern = "^(" + "|".join(re.escape(n) for n in names_to_run) + ")$"
+    out = subprocess.run([binary, f"--benchmark_filter={pattern}",
+                          f"--benchmark_min_time={min_time}", "--benchmark_format=json"],
+                         capture_output=True, text=True, check=True).stdout
+    return {b["name"]: b["items_per_second"] for b in json.loads(out)["benchmarks"]}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("builds", nargs="+", help="label=path/to/tile_bench")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--min-time", type=float, default=0.3)
+    args = parser.parse_args()
+    builds = [b.split("=", 1) for b in args.builds]
+    plan = {}
+    for label, binary in builds:
+        available = names(binary)
+        plan[label] = {}
+        for case in CASES:
+            title, kind, weighted = case[:3]
+            dtype = case[3] if len(case) > 3 else "fp32"
+            name = case_name(available, kind, weighted, dtype)
+            if name:
+                plan[label][title] = name
+    rates = {label: {title: [] for title in plan[label]} for label, _ in builds}
+    for _ in range(args.rounds):
+        for label, binary in builds:
+            measured = run(binary, plan[label].values(), args.min_time)
+            for title, name in plan[label].items():
+                rates[label][title].append(measured[name])
+    first = builds[0][0]
+    header = "| case | " + " | ".join(f"{label} Gelem/s" for label, _ in builds)
+    header += " | " + " | ".join(f"{label}/{first}" for label, _ in builds[1:]) + " |"
+    print(header)
+    print("|" + "---|" * (1 + 2 * len(builds) - 1))
+    for case in CASES:
+        title = case[0]
+        medians = [statistics.median(rates[label][title]) if title in rates[label] else None
+                   for label, _ in builds]
+        cells = [f"{m / 1e9:.3f}" if m else "-" for m in medians]
+        ratios = [f"{m / medians[0]:.2f}" if m and medians[0] else "-" for m in medians[1:]]
+        print(f"| {title} | " + " | ".join(cells + ratios) + " |")
+
+
+if __name__ == "__main__":
+    main()
