@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/dtype.h"
+#include "base/iteration.h"
 #include "base/shape.h"
 #include "base/status.h"
 #include "runtime/device.h"
@@ -316,36 +317,26 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
   problem.reduction = reduction;
   problem.gradient_scale = gradient_scale;
   const std::vector<int64_t>& shape = operands.tensor[kSelf]->view_shape;
-  const int rank = static_cast<int>(shape.size());
   problem.count = ElementCount(shape);
-  for (int d = 0; d < rank; ++d) problem.shape[d] = shape[d];
+  // The outputs first: where the operands' memory orders disagree, theirs decides.
+  constexpr OperandIndex kOutputsFirst[] = {kOut,    kGradSelfOut, kSelf,      kTarget,
+                                            kWeight, kPosWeight,   kGradOutput};
+  static_assert(std::size(kOutputsFirst) == kOperandCount);
+  const aclTensor* walked[kOperandCount];
   int64_t* strides[kOperandCount];
-  for (int which = 0; which < kOperandCount; ++which) {
-    StridedOperand& operand = problem.operands[which];
-    strides[which] = operand.strides;
+  for (int k = 0; k < kOperandCount; ++k) {
+    const OperandIndex which = kOutputsFirst[k];
     const aclTensor* tensor = operands.tensor[which];
+    StridedOperand& operand = problem.operands[which];
+    operand.slot = tensor == nullptr ? -1 : operands.slot[which];
+    operand.offset = tensor == nullptr ? 0 : tensor->offset;
+    if (tensor != nullptr) operand.type = TypeOf(*tensor);
     // A reduced output is one element: it is addressed by its offset alone.
-    if (tensor == nullptr || (which == kOut && reduction != Reduction::kNone)) {
-      operand.slot = tensor == nullptr ? -1 : operands.slot[which];
-      operand.offset = tensor == nullptr ? 0 : tensor->offset;
-      if (tensor != nullptr) operand.type = TypeOf(*tensor);
-      continue;
-    }
-    operand.slot = operands.slot[which];
-    operand.type = TypeOf(*tensor);
-    operand.offset = tensor->offset;
-    const std::vector<int64_t> aligned =
-        BroadcastStrides(tensor->view_shape, tensor->strides, rank);
-    for (int d = 0; d < rank; ++d) operand.strides[d] = aligned[d];
+    walked[k] = which == kOut && reduction != Reduction::kNone ? nullptr : tensor;
+    strides[k] = operand.strides;
   }
-  // Element-wise results do not depend on the visiting order, so follow the operands' memory
-  // order; a reduction keeps the row-major order, which fixes its summation order.
-  if (reduction == Reduction::kNone) {
-    int64_t* output_first[kOperandCount] = {strides[kOut], strides[kGradSelfOut]};
-    std::copy(strides, strides + kOut, output_first + 2);
-    OrderDimensionsByStrides(rank, problem.shape, output_first, kOperandCount);
-  }
-  problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
+  problem.rank = PlanIteration(shape, walked, strides, kOperandCount, reduction == Reduction::kNone,
+                               problem.shape);
   const BceKernels& kernels = *CurrentBceKernels();  // HandOut checked that there are some
   *workspace_size = kernels.workspace_bytes(problem);
   return std::make_unique<BcePlan>(kernels, problem);
