@@ -173,22 +173,9 @@ aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tenso
               static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
 }
 
-namespace {
-
-BceOperands GradientOperands(const aclTensor* grad_output, const aclTensor* self,
-                             const aclTensor* target, const aclTensor* weight,
-                             const aclTensor* pos_weight, const aclTensor* out) {
-  BceOperands operands;
-  const aclTensor* in_api_order[] = {grad_output, self, target, weight, pos_weight, out};
-  const OperandIndex roles[] = {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut};
-  for (int slot = 0; slot < static_cast<int>(std::size(roles)); ++slot) {
-    operands.tensor[roles[slot]] = in_api_order[slot];
-    operands.slot[roles[slot]] = slot;
-  }
-  return operands;
-}
-
-}  // namespace
+// The name arrays below list operands in OperandIndex order.
+static_assert(kSelf == 0 && kTarget == 1 && kWeight == 2 && kPosWeight == 3 && kGradOutput == 4 &&
+              kOut == 5 && kGradSelfOut == 6 && kOperandCount == 7);
 
 aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& op, int64_t reduction,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
@@ -268,6 +255,8 @@ double GradientScale(const BceOperands& operands, Reduction reduction) {
   return reduction == Reduction::kMean ? 1.0 / count : 1.0;
 }
 
+}  // namespace
+
 std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
                                    uint64_t* workspace_size) {
   *workspace_size = 0;
@@ -276,10 +265,9 @@ std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, i
   return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
 }
 
-}  // namespace
-
-std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
+std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, int64_t requested,
                                uint64_t* workspace_size) {
+  const auto reduction = static_cast<Reduction>(requested);
   *workspace_size = 0;
   if (ElementCount(operands.tensor[kSelf]->view_shape) > 0) {
     return MakeBcePlan(LossKind::kLoss, reduction, GradientScale(operands, reduction), operands,
@@ -294,20 +282,6 @@ std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
     default:
       return nullptr;
   }
-}
-
-aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
-                                     const aclTensor* grad_output, const aclTensor* self,
-                                     const aclTensor* target, const aclTensor* weight,
-                                     const aclTensor* pos_weight, int64_t reduction,
-                                     const aclTensor* out, uint64_t* workspace_size,
-                                     aclOpExecutor** executor) {
-  const BceOperands operands = GradientOperands(grad_output, self, target, weight, pos_weight, out);
-  OPENACLNN_RETURN_IF_ERROR(ValidateGradient(ArgumentChecker{api}, operands, out_name, reduction,
-                                             false, workspace_size, executor));
-  return HandOut(
-      api, {grad_output, self, target, weight, pos_weight}, {out}, workspace_size, executor,
-      [&](uint64_t* workspace) { return PlanGradient(kind, operands, reduction, workspace); });
 }
 
 std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gradient_scale,
