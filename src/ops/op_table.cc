@@ -2,7 +2,11 @@
 
 #include <cstring>
 #include <iterator>
+#include <new>
 #include <vector>
+
+#include "base/verbose.h"
+#include "ops/verbose_line.h"
 
 namespace openaclnn {
 namespace {
@@ -41,8 +45,16 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
   }
   OPENACLNN_RETURN_IF_ERROR(
       op.validate(ArgumentChecker{api}, operands, reduction, workspace_size, executor));
-  return HandOut(api, std::move(inputs), std::move(outputs), workspace_size, executor,
-                 [&](uint64_t* workspace) { return op.plan(operands, reduction, workspace); });
+  OPENACLNN_RETURN_IF_ERROR(
+      HandOut(api, std::move(inputs), std::move(outputs), workspace_size, executor,
+              [&](uint64_t* workspace) { return op.plan(operands, reduction, workspace); }));
+  if (VerboseEnabled()) {
+    try {
+      (*executor)->verbose = VerboseLine(op.info, tensors, reduction, *workspace_size);
+    } catch (const std::bad_alloc&) {  // the call itself is fine: it only goes unreported
+    }
+  }
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace openaclnn

@@ -25,7 +25,8 @@ struct OpDescriptor {
 // Every op, in the order openaclnnGetOp numbers them.
 std::span<const OpDescriptor* const> Ops();
 
-// Phase 1 of `op`, its tensors in API order: the checks, the plan, the executor.
+// Phase 1 of `op`, its tensors in API order: the checks, the plan, the executor (which, under
+// OPENACLNN_VERBOSE, carries the op's description for phase 2's line).
 aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
                                int64_t reduction, uint64_t* workspace_size,
                                aclOpExecutor** executor);
