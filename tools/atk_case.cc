@@ -128,11 +128,10 @@ const char* DtypeName(AtkDtype dtype) {
 
 size_t DtypeSize(AtkDtype dtype) { return dtype == AtkDtype::kFloat32 ? 4 : 2; }
 
-const openaclnnOpDescriptor& OpOfKind(openaclnnOpKind kind) {
-  for (size_t i = 0; i < openaclnnOpCount(); ++i) {
-    if (openaclnnGetOp(i)->kind == kind) return *openaclnnGetOp(i);
-  }
-  throw std::runtime_error("the library has no op of kind " + std::to_string(kind));
+const openaclnnOpDescriptor& OpNamed(const char* api) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+  if (op == nullptr) throw std::runtime_error(std::string("the library has no ") + api);
+  return *op;
 }
 
 const char* ReductionName(int64_t reduction) {

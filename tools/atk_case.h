@@ -42,8 +42,8 @@ std::vector<AtkCase> LoadAtkFile(const std::string& path);
 
 const char* DtypeName(AtkDtype dtype);  // "fp32", "fp16", "bf16" (ATK's spelling)
 size_t DtypeSize(AtkDtype dtype);
-// The library's op of `kind`; throws std::runtime_error if it has none.
-const openaclnnOpDescriptor& OpOfKind(openaclnnOpKind kind);
+// The library's op named `api`; throws std::runtime_error if it has none.
+const openaclnnOpDescriptor& OpNamed(const char* api);
 const char* ReductionName(int64_t reduction);
 
 }  // namespace openaclnn::tools

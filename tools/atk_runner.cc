@@ -203,9 +203,11 @@ std::string ExecuteFused(const AtkCase& atk_case, const OpArguments& args, const
   std::copy(std::begin(args.by_role), std::end(args.by_role), calls.by_role);
   calls.by_role[OPENACLNN_ROLE_OUT] = loss.get();
   calls.by_role[OPENACLNN_ROLE_GRAD_SELF_OUT] = out.get();
-  std::string error = Execute(OpOfKind(OPENACLNN_OP_LOSS_AND_GRAD), calls, reduction, stream);
+  std::string error =
+      Execute(OpNamed("aclnnBinaryCrossEntropyWithLogitsAndGrad"), calls, reduction, stream);
   calls.by_role[OPENACLNN_ROLE_OUT] = forward_loss.get();
-  if (error.empty()) error = Execute(OpOfKind(OPENACLNN_OP_LOSS), calls, reduction, stream);
+  if (error.empty())
+    error = Execute(OpNamed("aclnnBinaryCrossEntropyWithLogits"), calls, reduction, stream);
   calls.by_role[OPENACLNN_ROLE_OUT] = backward_grad.get();
   if (error.empty()) error = Execute(*atk_case.op, calls, reduction, stream);
   if (!error.empty()) return error;
