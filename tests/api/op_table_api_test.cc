@@ -9,6 +9,8 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "op_tester.h"
 
+extern "C" int OutputsSeenFromC(const char* api);
+
 namespace openaclnn::testing {
 namespace {
 
@@ -103,6 +105,12 @@ TEST(OpTable, UniformPhaseOneIsTheNamedApis) {
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_EQ(by_table.Bytes(), by_name.Bytes());
   EXPECT_NE(by_table.Read()[0], 0.0f);
+}
+
+TEST(OpTable, IsReadableFromC) {
+  EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogits"), 1);
+  EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogitsAndGrad"), 2);
+  EXPECT_EQ(OutputsSeenFromC("aclnnNoSuchOp"), -1);
 }
 
 TEST(OpTable, NamesTheSimdTarget) {
