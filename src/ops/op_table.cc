@@ -37,6 +37,8 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
   const char* api = op.info.api;
   BceOperands operands;
   std::vector<const aclTensor*> inputs, outputs;
+  inputs.reserve(op.info.operandCount);  // one allocation each: small calls feel every one
+  outputs.reserve(op.info.operandCount);
   for (size_t slot = 0; slot < op.info.operandCount; ++slot) {
     const openaclnnOperand& operand = op.info.operands[slot];
     operands.tensor[operand.role] = tensors[slot];
