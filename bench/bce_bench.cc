@@ -3,8 +3,11 @@
 // so each run states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -12,10 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
-#include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
+#include "openaclnn/op_table.h"
 
 namespace {
 
@@ -86,90 +86,114 @@ aclTensor* Tensor(void* data, int64_t count, aclDataType type, Layout layout) {
                          t ? storage : shape, 2, data);
 }
 
-void BM_Bce(benchmark::State& state, aclDataType type, int64_t reduction, Weights weights,
-            Layout layout) {
-  const int64_t count = state.range(0);
-  void* x = Filled(count, type, -8.0f, 8.0f);
-  void* t = Filled(count, type, 0.0f, 1.0f);
-  void* w = weights == kFullWeight ? Filled(count, type, 0.0f, 2.0f) : nullptr;
-  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
-  void* out = Filled(reduction == 0 ? count : 1, type, 0.0f, 0.0f);
-  aclTensor* self = Tensor(x, count, type, layout);
-  aclTensor* target = Tensor(t, count, type, layout);
-  aclTensor* weight = w ? Tensor(w, count, type, kContiguous) : nullptr;
-  const int64_t classes[] = {kClasses};
-  const int64_t one[] = {1};
-  aclTensor* pos_weight =
-      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
-  aclTensor* result =
-      reduction == 0
-          ? Tensor(out, count, type, layout == kAllTransposed ? kTransposed : kContiguous)
-          : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, out);
-  void* workspace = nullptr;
-  uint64_t workspace_bytes = 0;
-  aclOpExecutor* executor = nullptr;
-  aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, weight, pos_weight, reduction,
-                                                    result, &workspace_bytes, &executor);
-  aclDestroyAclOpExecutor(executor);
-  if (workspace_bytes > 0) aclrtMalloc(&workspace, workspace_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-  if (workspace) aclrtMemset(workspace, workspace_bytes, 0, workspace_bytes);
-  TimeCalls(state, count, [&] {
-    uint64_t bytes = 0;
-    return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
-               self, target, weight, pos_weight, reduction, result, &bytes, &executor) == 0 &&
-           aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, g_stream) == 0;
-  });
-  for (aclTensor* tensor : {self, target, weight, pos_weight, result}) {
-    if (tensor) aclDestroyTensor(tensor);
+using Roles = std::array<const aclTensor*, OPENACLNN_ROLE_COUNT>;
+
+// The tensors of one benchmark by role, and their device memory, freed at the end.
+class Operands {
+ public:
+  Operands() = default;
+  Operands(const Operands&) = delete;
+  Operands& operator=(const Operands&) = delete;
+  ~Operands() {
+    for (aclTensor* tensor : owned_) aclDestroyTensor(tensor);
+    for (void* data : data_) aclrtFree(data);
   }
-  for (void* data : {x, t, w, p, out, workspace}) {
-    if (data) aclrtFree(data);
+
+  // A [count/100, 100] tensor of `role` holding a ramp of values in [low, high).
+  void Full(openaclnnOperandRole role, int64_t count, aclDataType type, Layout layout, float low,
+            float high) {
+    Keep(role, Tensor(Data(count, type, low, high), count, type, layout));
   }
+  // A [100] tensor (per class, broadcast over the rows).
+  void PerClass(openaclnnOperandRole role, aclDataType type, float low, float high) {
+    const int64_t classes[] = {kClasses}, one[] = {1};
+    Keep(role, aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1,
+                               Data(kClasses, type, low, high)));
+  }
+  // A [1] tensor holding `value`.
+  void One(openaclnnOperandRole role, aclDataType type, float value) {
+    const int64_t one[] = {1};
+    Keep(role,
+         aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, Data(1, type, value, value)));
+  }
+
+  Roles roles{};
+
+ private:
+  void* Data(int64_t count, aclDataType type, float low, float high) {
+    data_.push_back(Filled(count, type, low, high));
+    return data_.back();
+  }
+  void Keep(openaclnnOperandRole role, aclTensor* tensor) {
+    owned_.push_back(tensor);
+    roles[role] = tensor;
+  }
+
+  std::vector<aclTensor*> owned_;
+  std::vector<void*> data_;
+};
+
+// The tensors `roles` gives `op`'s operands, in its API order.
+std::vector<const aclTensor*> InApiOrder(const openaclnnOpDescriptor& op, const Roles& roles) {
+  std::vector<const aclTensor*> operands;
+  for (size_t i = 0; i < op.operandCount; ++i) operands.push_back(roles[op.operands[i].role]);
+  return operands;
 }
 
-enum Gradient { kGradSelf, kGradTarget };
+// Both phases of one op call, with a workspace when it asks for one (no synchronisation);
+// whether both succeeded.
+bool Call(const openaclnnOpDescriptor& op, const std::vector<const aclTensor*>& operands,
+          int64_t reduction, void* workspace) {
+  uint64_t bytes = 0;
+  aclOpExecutor* executor = nullptr;
+  return op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor) == ACL_SUCCESS &&
+         op.launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream) == ACL_SUCCESS;
+}
 
-// One gradient op on [N/100, 100] operands: none reads a full gradOutput, mean a 0-d one (as
-// after a mean loss); per-class adds a [100] pos_weight, full a full weight.
-void BM_Gradient(benchmark::State& state, Gradient gradient, aclDataType type, int64_t reduction,
-                 Weights weights, Layout layout) {
+// The workspace `op` asks for over `operands` (freed by `owner`).
+void* Workspace(const openaclnnOpDescriptor& op, const std::vector<const aclTensor*>& operands,
+                int64_t reduction, std::vector<void*>* owner) {
+  uint64_t bytes = 0;
+  aclOpExecutor* executor = nullptr;
+  if (op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor) != ACL_SUCCESS) {
+    return nullptr;
+  }
+  aclDestroyAclOpExecutor(executor);
+  if (bytes == 0) return nullptr;
+  owner->push_back(Filled(static_cast<int64_t>(bytes / 2), ACL_FLOAT16, 0.0f, 0.0f));
+  return owner->back();
+}
+
+// One op of the table on [N/100, 100] operands: its gradOutput, if it has one, full for
+// reduction none and one element otherwise (as after a mean loss); per-class adds a [100]
+// pos_weight, full a full weight; a reduced output is one element.
+void BM_Op(benchmark::State& state, const openaclnnOpDescriptor* op, aclDataType type,
+           int64_t reduction, Weights weights, Layout layout) {
   const int64_t count = state.range(0);
-  void* x = Filled(count, type, -8.0f, 8.0f);
-  void* t = Filled(count, type, 0.0f, 1.0f);
-  void* g = Filled(reduction == 0 ? count : 1, type, 0.5f, 1.5f);
-  void* w = weights == kFullWeight ? Filled(count, type, 0.0f, 2.0f) : nullptr;
-  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
-  void* out = Filled(count, type, 0.0f, 0.0f);
-  const int64_t one[] = {1};
-  const int64_t classes[] = {kClasses};
-  aclTensor* self = Tensor(x, count, type, layout);
-  aclTensor* target = Tensor(t, count, type, layout);
-  aclTensor* grad =
-      reduction == 0 ? Tensor(g, count, type, kContiguous)
-                     : aclCreateTensor(nullptr, 0, type, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, g);
-  aclTensor* weight = w ? Tensor(w, count, type, kContiguous) : nullptr;
-  aclTensor* pos_weight =
-      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
-  aclTensor* result =
-      Tensor(out, count, type, layout == kAllTransposed ? kTransposed : kContiguous);
-  auto plan = gradient == kGradSelf
-                  ? aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize
-                  : aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize;
-  auto run = gradient == kGradSelf ? aclnnBinaryCrossEntropyWithLogitsBackward
-                                   : aclnnBinaryCrossEntropyWithLogitsTargetBackward;
-  TimeCalls(state, count, [&] {
-    uint64_t bytes = 0;
-    aclOpExecutor* executor = nullptr;
-    return plan(grad, self, target, weight, pos_weight, reduction, result, &bytes, &executor) ==
-               0 &&
-           run(nullptr, bytes, executor, g_stream) == 0;
-  });
-  for (aclTensor* tensor : {self, target, grad, weight, pos_weight, result}) {
-    if (tensor) aclDestroyTensor(tensor);
+  Operands operands;
+  operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, -8.0f, 8.0f);
+  operands.Full(OPENACLNN_ROLE_TARGET, count, type, layout, 0.0f, 1.0f);
+  if (weights == kFullWeight) {
+    operands.Full(OPENACLNN_ROLE_WEIGHT, count, type, kContiguous, 0.0f, 2.0f);
   }
-  for (void* data : {x, t, g, w, p, out}) {
-    if (data) aclrtFree(data);
+  if (weights == kPerClass) operands.PerClass(OPENACLNN_ROLE_POS_WEIGHT, type, 0.5f, 3.0f);
+  const Layout out_layout = layout == kAllTransposed ? kTransposed : kContiguous;
+  for (size_t i = 0; i < op->operandCount; ++i) {
+    const openaclnnOperandRole role = op->operands[i].role;
+    const bool one =
+        reduction != 0 && (op->operands[i].reduced || role == OPENACLNN_ROLE_GRAD_OUTPUT);
+    if (role == OPENACLNN_ROLE_GRAD_OUTPUT) {
+      one ? operands.One(role, type, 0.5f)
+          : operands.Full(role, count, type, kContiguous, 0.5f, 1.5f);
+    } else if (op->operands[i].output) {
+      one ? operands.One(role, type, 0.0f) : operands.Full(role, count, type, out_layout, 0, 0);
+    }
   }
+  const std::vector<const aclTensor*> in_order = InApiOrder(*op, operands.roles);
+  std::vector<void*> owned;
+  void* workspace = Workspace(*op, in_order, reduction, &owned);
+  TimeCalls(state, count, [&] { return Call(*op, in_order, reduction, workspace); });
+  for (void* data : owned) aclrtFree(data);
 }
 
 // STREAM "triad" a[i] = b[i] + s*c[i] over 3 arrays of `count` floats on `threads` threads:
@@ -200,6 +224,24 @@ void BM_Stream(benchmark::State& state) {
   for (float* data : {a, b, c}) aclrtFree(data);
 }
 
+// The table's op under each benchmark name.
+constexpr struct {
+  const char* name;
+  const char* api;
+} kOps[] = {{"bce", "aclnnBinaryCrossEntropyWithLogits"},
+            {"grad_self", "aclnnBinaryCrossEntropyWithLogitsBackward"},
+            {"grad_target", "aclnnBinaryCrossEntropyWithLogitsTargetBackward"},
+            {"loss_and_grad", "aclnnBinaryCrossEntropyWithLogitsAndGrad"}};
+
+// The library's op of benchmark name `name`; a library without it cannot be benchmarked.
+const openaclnnOpDescriptor& Op(const std::string& name) {
+  for (const auto& op : kOps) {
+    if (name == op.name && openaclnnFindOp(op.api) != nullptr) return *openaclnnFindOp(op.api);
+  }
+  std::fprintf(stderr, "bce_bench: the library has no op for %s\n", name.c_str());
+  std::exit(1);
+}
+
 const char* TypeName(aclDataType type) {
   return type == ACL_FLOAT ? "fp32" : type == ACL_FLOAT16 ? "fp16" : "bf16";
 }
@@ -207,7 +249,7 @@ const char* TypeName(aclDataType type) {
 // The cases of the performance table (docs/performance.md), named
 // op/layout/dtype/reduction/weights/N; bench/perf_table.py reads everything else from the name.
 struct Case {
-  const char* op;  // bce, grad_self, grad_target
+  const char* op;  // bce, grad_self, grad_target (kOps)
   Layout layout;
   aclDataType type;
   int64_t reduction;
@@ -252,15 +294,8 @@ void RegisterAll() {
     const std::string name = std::string(c.op) + "/" + layout_names[c.layout] + "/" +
                              TypeName(c.type) + "/" + reductions[c.reduction] + "/" +
                              weight_names[c.weights];
-    benchmark::internal::Benchmark* bench;
-    if (std::string(c.op) == "bce") {
-      bench = benchmark::RegisterBenchmark(name.c_str(), BM_Bce, c.type, c.reduction, c.weights,
-                                           c.layout);
-    } else {
-      const Gradient gradient = std::string(c.op) == "grad_self" ? kGradSelf : kGradTarget;
-      bench = benchmark::RegisterBenchmark(name.c_str(), BM_Gradient, gradient, c.type, c.reduction,
-                                           c.weights, c.layout);
-    }
+    benchmark::internal::Benchmark* bench = benchmark::RegisterBenchmark(
+        name.c_str(), BM_Op, &Op(c.op), c.type, c.reduction, c.weights, c.layout);
     for (int64_t size : c.sizes) bench->Arg(size);
     bench->UseRealTime()->Unit(benchmark::kMicrosecond);
   }
@@ -272,72 +307,37 @@ void RegisterAll() {
       ->Unit(benchmark::kMillisecond);
 }
 
-// Both phases of one op call, with a workspace when it asks for one (no synchronisation);
-// whether both succeeded.
-template <class Plan, class Launch>
-bool Call(Plan plan, Launch launch, void* workspace) {
-  uint64_t bytes = 0;
-  aclOpExecutor* executor = nullptr;
-  return plan(&bytes, &executor) == ACL_SUCCESS &&
-         launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream) == ACL_SUCCESS;
-}
-
 // A training step's loss and self gradient on contiguous [N/100, 100] fp32 operands (gradOutput
 // all ones): `fused`, one aclnnBinaryCrossEntropyWithLogitsAndGrad call; else the forward and
 // then the Backward queued back to back. One synchronisation either way.
 void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weights weights) {
   const int64_t count = state.range(0);
   const aclDataType type = ACL_FLOAT;
-  void* x = Filled(count, type, -8.0f, 8.0f);
-  void* t = Filled(count, type, 0.0f, 1.0f);
-  void* ones = Filled(reduction == 0 ? count : 1, type, 1.0f, 1.0f);
-  void* p = weights == kPerClass ? Filled(kClasses, type, 0.5f, 3.0f) : nullptr;
-  void* loss = Filled(reduction == 0 ? count : 1, type, 0.0f, 0.0f);
-  void* grad = Filled(count, type, 0.0f, 0.0f);
+  Operands operands;
+  operands.Full(OPENACLNN_ROLE_SELF, count, type, kContiguous, -8.0f, 8.0f);
+  operands.Full(OPENACLNN_ROLE_TARGET, count, type, kContiguous, 0.0f, 1.0f);
+  if (weights == kPerClass) operands.PerClass(OPENACLNN_ROLE_POS_WEIGHT, type, 0.5f, 3.0f);
+  for (openaclnnOperandRole role : {OPENACLNN_ROLE_GRAD_OUTPUT, OPENACLNN_ROLE_OUT}) {
+    const float value = role == OPENACLNN_ROLE_OUT ? 0.0f : 1.0f;
+    reduction == 0 ? operands.Full(role, count, type, kContiguous, value, value)
+                   : operands.One(role, type, value);
+  }
+  operands.Full(OPENACLNN_ROLE_GRAD_SELF_OUT, count, type, kContiguous, 0.0f, 0.0f);
   void* workspace = Filled((count + 4095) / 4096 * 2, type, 0.0f, 0.0f);  // a double per block
-  const int64_t one[] = {1};
-  const int64_t classes[] = {kClasses};
-  aclTensor* self = Tensor(x, count, type, kContiguous);
-  aclTensor* target = Tensor(t, count, type, kContiguous);
-  aclTensor* grad_output = reduction == 0
-                               ? Tensor(ones, count, type, kContiguous)
-                               : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, ones);
-  aclTensor* pos_weight =
-      p ? aclCreateTensor(classes, 1, type, one, 0, ACL_FORMAT_ND, classes, 1, p) : nullptr;
-  aclTensor* out = reduction == 0
-                       ? Tensor(loss, count, type, kContiguous)
-                       : aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, loss);
-  aclTensor* grad_self = Tensor(grad, count, type, kContiguous);
+  Roles fused_roles = operands.roles, backward_roles = operands.roles;
+  fused_roles[OPENACLNN_ROLE_GRAD_OUTPUT] = nullptr;  // all ones
+  backward_roles[OPENACLNN_ROLE_OUT] = operands.roles[OPENACLNN_ROLE_GRAD_SELF_OUT];
+  const openaclnnOpDescriptor &fused_op = Op("loss_and_grad"), &forward = Op("bce"),
+                              &backward = Op("grad_self");
+  const auto fused_operands = InApiOrder(fused_op, fused_roles);
+  const auto forward_operands = InApiOrder(forward, operands.roles);
+  const auto backward_operands = InApiOrder(backward, backward_roles);
   TimeCalls(state, count, [&] {
-    if (fused) {
-      return Call(
-          [&](uint64_t* bytes, aclOpExecutor** executor) {
-            return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
-                self, target, nullptr, pos_weight, nullptr, reduction, out, grad_self, bytes,
-                executor);
-          },
-          aclnnBinaryCrossEntropyWithLogitsAndGrad, workspace);
-    }
-    return Call(
-               [&](uint64_t* bytes, aclOpExecutor** executor) {
-                 return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
-                     self, target, nullptr, pos_weight, reduction, out, bytes, executor);
-               },
-               aclnnBinaryCrossEntropyWithLogits, workspace) &&
-           Call(
-               [&](uint64_t* bytes, aclOpExecutor** executor) {
-                 return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
-                     grad_output, self, target, nullptr, pos_weight, reduction, grad_self, bytes,
-                     executor);
-               },
-               aclnnBinaryCrossEntropyWithLogitsBackward, workspace);
+    if (fused) return Call(fused_op, fused_operands, reduction, workspace);
+    return Call(forward, forward_operands, reduction, workspace) &&
+           Call(backward, backward_operands, reduction, workspace);
   });
-  for (aclTensor* tensor : {self, target, grad_output, pos_weight, out, grad_self}) {
-    if (tensor) aclDestroyTensor(tensor);
-  }
-  for (void* data : {x, t, ones, p, loss, grad, workspace}) {
-    if (data) aclrtFree(data);
-  }
+  aclrtFree(workspace);
 }
 
 // loss_and_grad/{fused,two_calls}/...: the fused extension against the two calls it replaces,

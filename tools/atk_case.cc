@@ -18,11 +18,19 @@ AtkDtype ParseDtype(const std::string& name) {
   throw std::runtime_error("unsupported dtype \"" + name + "\"");
 }
 
-AtkOp ParseOp(const std::string& aclnn_name) {
-  if (aclnn_name == "BinaryCrossEntropyWithLogits") return AtkOp::kForward;
-  if (aclnn_name == "BinaryCrossEntropyWithLogitsBackward") return AtkOp::kBackward;
-  if (aclnn_name == "BinaryCrossEntropyWithLogitsTargetBackward") return AtkOp::kTargetBackward;
-  throw std::runtime_error("unsupported operator \"" + aclnn_name + "\"");
+size_t OutputCount(const openaclnnOpDescriptor& op) {
+  size_t outputs = 0;
+  for (size_t i = 0; i < op.operandCount; ++i) outputs += op.operands[i].output != 0;
+  return outputs;
+}
+
+// ATK names an operator without its "aclnn" prefix.
+const openaclnnOpDescriptor* ParseOp(const std::string& aclnn_name) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp(("aclnn" + aclnn_name).c_str());
+  if (op == nullptr || OutputCount(*op) != 1) {
+    throw std::runtime_error("unsupported operator \"" + aclnn_name + "\"");
+  }
+  return op;
 }
 
 AtkTensor ParseTensor(const Json& input) {
@@ -120,15 +128,10 @@ const char* DtypeName(AtkDtype dtype) {
 
 size_t DtypeSize(AtkDtype dtype) { return dtype == AtkDtype::kFloat32 ? 4 : 2; }
 
-const char* OpName(AtkOp op) {
-  switch (op) {
-    case AtkOp::kBackward:
-      return "aclnnBinaryCrossEntropyWithLogitsBackward";
-    case AtkOp::kTargetBackward:
-      return "aclnnBinaryCrossEntropyWithLogitsTargetBackward";
-    default:
-      return "aclnnBinaryCrossEntropyWithLogits";
-  }
+const openaclnnOpDescriptor& OpNamed(const char* api) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+  if (op == nullptr) throw std::runtime_error(std::string("the library has no ") + api);
+  return *op;
 }
 
 const char* ReductionName(int64_t reduction) {

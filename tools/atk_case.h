@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "openaclnn/op_table.h"
+
 namespace openaclnn::tools {
 
 enum class AtkDtype { kFloat32, kFloat16, kBFloat16 };
-
-// The operators ATK cases can name, told apart by the case's "aclnn_name".
-enum class AtkOp { kForward, kBackward, kTargetBackward };
 
 struct AtkTensor {
   std::string name;  // the C API parameter: self, target, weightOptional, ...
@@ -24,7 +23,9 @@ struct AtkTensor {
 
 struct AtkCase {
   int64_t id = 0;
-  AtkOp op = AtkOp::kForward;
+  // The library's op the case's "aclnn_name" names (one with a single output, which the golden
+  // judges).
+  const openaclnnOpDescriptor* op = nullptr;
   std::vector<AtkTensor> inputs;
   int64_t reduction = 0;  // 0 none, 1 mean, 2 sum
   // Non-empty for a negative case ("expected_error_msg"): the API must return a non-zero status
@@ -41,7 +42,8 @@ std::vector<AtkCase> LoadAtkFile(const std::string& path);
 
 const char* DtypeName(AtkDtype dtype);  // "fp32", "fp16", "bf16" (ATK's spelling)
 size_t DtypeSize(AtkDtype dtype);
-const char* OpName(AtkOp op);  // the aclnn function name
+// The library's op named `api`; throws std::runtime_error if it has none.
+const openaclnnOpDescriptor& OpNamed(const char* api);
 const char* ReductionName(int64_t reduction);
 
 }  // namespace openaclnn::tools

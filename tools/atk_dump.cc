@@ -23,11 +23,12 @@ std::string Quote(const std::string& text) {
   return out + "\"";
 }
 
-const char* OpKey(AtkOp op) {
-  switch (op) {
-    case AtkOp::kBackward:
+// The golden's (atk_golden.py's) name for what the op computes.
+const char* OpKey(const openaclnnOpDescriptor& op) {
+  switch (op.kind) {
+    case OPENACLNN_OP_GRAD_SELF:
       return "backward";
-    case AtkOp::kTargetBackward:
+    case OPENACLNN_OP_GRAD_TARGET:
       return "target_backward";
     default:
       return "forward";
@@ -46,7 +47,7 @@ void DumpTensor(const HostTensor& tensor, std::ofstream& data, std::ostream& man
 
 void DumpCase(const CaseRun& run, std::ofstream& data, std::ostream& manifest) {
   const AtkCase& atk_case = *run.atk_case;
-  manifest << "  {\"id\": " << atk_case.id << ", \"op\": \"" << OpKey(atk_case.op)
+  manifest << "  {\"id\": " << atk_case.id << ", \"op\": \"" << OpKey(*atk_case.op)
            << "\", \"reduction\": " << atk_case.reduction
            << ", \"error\": " << (run.error.empty() ? "null" : Quote(run.error))
            << ", \"tensors\": [";

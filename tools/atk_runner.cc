@@ -1,15 +1,14 @@
 #include "atk_runner.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <stdexcept>
 
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 #include "float_bits.h"
-#include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
+#include "openaclnn/op_table.h"
 
 namespace openaclnn::tools {
 namespace {
@@ -55,15 +54,33 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
   return tensor;
 }
 
+// The op's one output operand.
+const openaclnnOperand& OutputOf(const openaclnnOpDescriptor& op) {
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (op.operands[i].output) return op.operands[i];
+  }
+  throw std::runtime_error(std::string(op.api) + " has no output");
+}
+
+// The case's input that plays `role` for its op, or nullptr.
+const AtkTensor* InputOfRole(const AtkCase& atk_case, openaclnnOperandRole role) {
+  for (size_t i = 0; i < atk_case.op->operandCount; ++i) {
+    const openaclnnOperand& operand = atk_case.op->operands[i];
+    if (operand.role == role && !operand.output) return atk_case.Find(operand.name);
+  }
+  return nullptr;
+}
+
 // The result tensor's host shape and dtype: the target's dtype always (the API requires it);
-// the self shape, except a reduced forward loss, which is rank 0 as PyTorch returns it.
+// the shape of the input the op's table names, except a reduced one, which is rank 0 as
+// PyTorch returns it.
 HostTensor OutputFor(const AtkCase& atk_case) {
-  const AtkTensor* target = atk_case.Find("target");
-  const AtkTensor* self = atk_case.Find("self");
-  if (target == nullptr || self == nullptr) throw std::runtime_error("case lacks self or target");
-  HostTensor out{"out", target->dtype, self->shape, {}};
-  if (atk_case.op == AtkOp::kForward && atk_case.reduction != 0) out.shape.clear();
-  if (atk_case.op == AtkOp::kTargetBackward) out.shape = target->shape;
+  const openaclnnOperand& output = OutputOf(*atk_case.op);
+  const AtkTensor* target = InputOfRole(atk_case, OPENACLNN_ROLE_TARGET);
+  const AtkTensor* like = InputOfRole(atk_case, output.shapeOf);
+  if (target == nullptr || like == nullptr) throw std::runtime_error("case lacks self or target");
+  HostTensor out{"out", target->dtype, like->shape, {}};
+  if (output.reduced && atk_case.reduction != 0) out.shape.clear();
   int64_t count = 1;
   for (int64_t dim : out.shape) count *= dim;
   out.bytes.resize(static_cast<size_t>(count) * DtypeSize(out.dtype));
@@ -112,63 +129,32 @@ class DeviceTensor {
   aclTensor* tensor_ = nullptr;
 };
 
-// The case's device tensors by API role; absent optional inputs stay null.
+// The case's device tensors by role; absent ones stay null.
 struct OpArguments {
   std::vector<std::unique_ptr<DeviceTensor>> owned;
-  const aclTensor* grad = nullptr;
-  const aclTensor* self = nullptr;
-  const aclTensor* target = nullptr;
-  const aclTensor* weight = nullptr;
-  const aclTensor* pos_weight = nullptr;
-  aclTensor* out = nullptr;
+  const aclTensor* by_role[OPENACLNN_ROLE_COUNT] = {};
 };
 
-const aclTensor** RoleOf(OpArguments* args, const std::string& name) {
-  if (name == "gradOutput") return &args->grad;
-  if (name == "self") return &args->self;
-  if (name == "target") return &args->target;
-  if (name == "weightOptional") return &args->weight;
-  if (name == "posWeightOptional") return &args->pos_weight;
+// The role of the case's input `name` for `op`.
+openaclnnOperandRole RoleOf(const openaclnnOpDescriptor& op, const std::string& name) {
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (!op.operands[i].output && name == op.operands[i].name) return op.operands[i].role;
+  }
   throw std::runtime_error("unknown input \"" + name + "\"");
 }
 
-aclnnStatus Plan(AtkOp op, const OpArguments& a, int64_t reduction, uint64_t* workspace_size,
-                 aclOpExecutor** executor) {
-  switch (op) {
-    case AtkOp::kBackward:
-      return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
-          a.grad, a.self, a.target, a.weight, a.pos_weight, reduction, a.out, workspace_size,
-          executor);
-    case AtkOp::kTargetBackward:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
-          a.grad, a.self, a.target, a.weight, a.pos_weight, reduction, a.out, workspace_size,
-          executor);
-    default:
-      return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
-          a.self, a.target, a.weight, a.pos_weight, reduction, a.out, workspace_size, executor);
-  }
-}
-
-aclnnStatus Launch(AtkOp op, void* workspace, uint64_t size, aclOpExecutor* executor,
-                   aclrtStream stream) {
-  switch (op) {
-    case AtkOp::kBackward:
-      return aclnnBinaryCrossEntropyWithLogitsBackward(workspace, size, executor, stream);
-    case AtkOp::kTargetBackward:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackward(workspace, size, executor, stream);
-    default:
-      return aclnnBinaryCrossEntropyWithLogits(workspace, size, executor, stream);
-  }
-}
-
-// Both phases (`plan`, then `launch`, of the API named `api`), a workspace when asked for,
-// then synchronize; returns the failure, if any.
-template <class PlanFn, class LaunchFn>
-std::string ExecuteWith(const std::string& api, PlanFn plan, LaunchFn launch, aclrtStream stream) {
+// Both phases of `op` over `args` in its API order, a workspace when asked for, then
+// synchronize; returns the failure, if any.
+std::string Execute(const openaclnnOpDescriptor& op, const OpArguments& args, int64_t reduction,
+                    aclrtStream stream) {
+  std::vector<const aclTensor*> operands;
+  for (size_t i = 0; i < op.operandCount; ++i)
+    operands.push_back(args.by_role[op.operands[i].role]);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  if (aclnnStatus status = plan(&workspace_size, &executor)) {
-    return AclFailure((api + "GetWorkspaceSize").c_str(), status);
+  if (aclnnStatus status =
+          op.getWorkspaceSize(operands.data(), reduction, &workspace_size, &executor)) {
+    return AclFailure((std::string(op.api) + "GetWorkspaceSize").c_str(), status);
   }
   void* workspace = nullptr;
   if (workspace_size > 0) {
@@ -177,25 +163,13 @@ std::string ExecuteWith(const std::string& api, PlanFn plan, LaunchFn launch, ac
     }
   }
   std::string error;
-  if (aclnnStatus status = launch(workspace, workspace_size, executor, stream)) {
-    error = AclFailure(api.c_str(), status);
+  if (aclnnStatus status = op.launch(workspace, workspace_size, executor, stream)) {
+    error = AclFailure(op.api, status);
   } else if (aclError sync = aclrtSynchronizeStream(stream)) {
     error = AclFailure("aclrtSynchronizeStream", sync);
   }
   if (workspace != nullptr) aclrtFree(workspace);
   return error;
-}
-
-std::string Execute(AtkOp op, const OpArguments& args, int64_t reduction, aclrtStream stream) {
-  return ExecuteWith(
-      OpName(op),
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return Plan(op, args, reduction, size, executor);
-      },
-      [&](void* workspace, uint64_t size, aclOpExecutor* executor, aclrtStream on) {
-        return Launch(op, workspace, size, executor, on);
-      },
-      stream);
 }
 
 // The forward's loss for the case's inputs: self's shape, or rank 0 after a reduction.
@@ -225,24 +199,17 @@ std::string ExecuteFused(const AtkCase& atk_case, const OpArguments& args, const
   const HostTensor loss_host = LossFor(atk_case, out_host);
   const DeviceTensor loss(loss_host), forward_loss(loss_host), backward_grad(out_host);
   const int64_t reduction = atk_case.reduction;
-  std::string error = ExecuteWith(
-      "aclnnBinaryCrossEntropyWithLogitsAndGrad",
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
-            args.self, args.target, args.weight, args.pos_weight, args.grad, reduction, loss.get(),
-            out.get(), size, executor);
-      },
-      aclnnBinaryCrossEntropyWithLogitsAndGrad, stream);
-  OpArguments two_calls;
-  two_calls.grad = args.grad;
-  two_calls.self = args.self;
-  two_calls.target = args.target;
-  two_calls.weight = args.weight;
-  two_calls.pos_weight = args.pos_weight;
-  two_calls.out = forward_loss.get();
-  if (error.empty()) error = Execute(AtkOp::kForward, two_calls, reduction, stream);
-  two_calls.out = backward_grad.get();
-  if (error.empty()) error = Execute(AtkOp::kBackward, two_calls, reduction, stream);
+  OpArguments calls;
+  std::copy(std::begin(args.by_role), std::end(args.by_role), calls.by_role);
+  calls.by_role[OPENACLNN_ROLE_OUT] = loss.get();
+  calls.by_role[OPENACLNN_ROLE_GRAD_SELF_OUT] = out.get();
+  std::string error =
+      Execute(OpNamed("aclnnBinaryCrossEntropyWithLogitsAndGrad"), calls, reduction, stream);
+  calls.by_role[OPENACLNN_ROLE_OUT] = forward_loss.get();
+  if (error.empty())
+    error = Execute(OpNamed("aclnnBinaryCrossEntropyWithLogits"), calls, reduction, stream);
+  calls.by_role[OPENACLNN_ROLE_OUT] = backward_grad.get();
+  if (error.empty()) error = Execute(*atk_case.op, calls, reduction, stream);
   if (!error.empty()) return error;
   if (!SameBits(loss, forward_loss, loss_host)) {
     return "the fused loss differs from aclnnBinaryCrossEntropyWithLogits's";
@@ -288,14 +255,14 @@ CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream 
     OpArguments args;
     for (const HostTensor& input : run.inputs) {
       args.owned.push_back(std::make_unique<DeviceTensor>(input));
-      *RoleOf(&args, input.name) = args.owned.back()->get();
+      args.by_role[RoleOf(*atk_case.op, input.name)] = args.owned.back()->get();
     }
     args.owned.push_back(std::make_unique<DeviceTensor>(run.out));
     const DeviceTensor& out = *args.owned.back();
-    args.out = out.get();
-    run.error = fused && atk_case.op == AtkOp::kBackward
+    args.by_role[OutputOf(*atk_case.op).role] = out.get();
+    run.error = fused && atk_case.op->kind == OPENACLNN_OP_GRAD_SELF
                     ? ExecuteFused(atk_case, args, out, run.out, stream)
-                    : Execute(atk_case.op, args, atk_case.reduction, stream);
+                    : Execute(*atk_case.op, args, atk_case.reduction, stream);
     if (run.error.empty()) out.CopyTo(&run.out);
   } catch (const std::exception& error) {
     run.error = error.what();

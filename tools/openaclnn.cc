@@ -21,7 +21,7 @@
 #include "atk_dump.h"
 #include "atk_report.h"
 #include "atk_runner.h"
-#include "simd_target.h"
+#include "openaclnn/op_table.h"
 
 extern char** environ;
 
@@ -110,7 +110,7 @@ int Info() {
   }
   const char* soc = aclrtGetSocName();
   std::printf("SoC profile:    %s\n", soc ? soc : "?");
-  std::printf("SIMD target:    %s\n", KernelSimdTarget());
+  std::printf("SIMD target:    %s\n", openaclnnKernelSimdTarget());
   std::printf("threads:        %d\n", KernelThreads());
   aclFinalize();
   return 0;

@@ -1,9 +1,11 @@
 #include "base/executor.h"
 
+#include <chrono>
 #include <new>
 
 #include "base/object_registry.h"
 #include "base/status.h"
+#include "base/verbose.h"
 #include "runtime/stream.h"
 
 namespace openaclnn {
@@ -55,11 +57,33 @@ aclnnStatus SnapshotAddresses(const char* api, const aclOpExecutor& executor,
   return ACLNN_SUCCESS;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// Runs the executor's plan; under verbose mode also prints its line, timing the run itself and
+// the whole of phase 2 from `called` (when phase 2 was called) to the run's end.
+const char* RunPlan(const aclOpExecutor& executor, const LaunchContext& launch,
+                    Clock::time_point called) {
+  if (executor.verbose.empty()) return executor.plan->Run(launch);
+  const Clock::time_point start = Clock::now();
+  const char* failure = executor.plan->Run(launch);
+  const Clock::time_point end = Clock::now();
+  if (failure == nullptr) {
+    PrintVerboseLine(executor.verbose, MillisecondsBetween(start, end),
+                     MillisecondsBetween(called, end));
+  }
+  return failure;
+}
+
 // Checks the launch's tensors and stream, and queues the plan if there is one (*queued then
 // says so); an empty launch is checked like any other.
 aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, aclrtStream stream,
                     bool* queued) {
   *queued = false;
+  const Clock::time_point called = executor->verbose.empty() ? Clock::time_point{} : Clock::now();
   LaunchContext launch;
   launch.workspace = workspace;
   if (aclnnStatus status = SnapshotAddresses(api, *executor, &launch.addresses)) return status;
@@ -71,12 +95,15 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
                 "after aclrtSetDevice for the default stream.",
                 api, stream, stream_status);
   }
-  if (executor->plan == nullptr) return ACLNN_SUCCESS;
+  if (executor->plan == nullptr) {
+    if (!executor->verbose.empty()) PrintVerboseLine(executor->verbose, 0, 0);
+    return ACLNN_SUCCESS;
+  }
   launch.queue = NativeQueue(target);
   if (launch.queue != nullptr) {
     // The device queues the work itself: launching it here is asynchronous already, and the
     // plan is not needed once it is launched.
-    const char* failure = executor->plan->Run(launch);
+    const char* failure = RunPlan(*executor, launch, called);
     if (failure != nullptr) {
       return Fail(ACLNN_ERR_RUNTIME_ERROR, "%s: the device refused the launch: %s.", api, failure);
     }
@@ -87,8 +114,8 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
   *queued = true;
   if (executor->repeatable) executor->references.fetch_add(1, std::memory_order_relaxed);
   const Task task(
-      [executor, launch] {
-        executor->plan->Run(launch);  // host kernels do not fail
+      [executor, launch, called] {
+        RunPlan(*executor, launch, called);  // host kernels do not fail
         Release(executor);
       },
       [executor] { Release(executor); });

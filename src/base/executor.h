@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
@@ -61,6 +62,8 @@ struct aclOpExecutor {
   std::unique_ptr<openaclnn::Plan> plan;
   uint64_t workspace_size = 0;
   bool repeatable = false;
+  // Under OPENACLNN_VERBOSE, what phase 1 planned (base/verbose.h); empty otherwise.
+  std::string verbose;
   // One reference for the user (until phase 2 consumes a one-shot executor, or until
   // aclDestroyAclOpExecutor), plus one per launch still queued.
   std::atomic<int> references{1};

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/dtype.h"
+#include "base/iteration.h"
 #include "base/shape.h"
 #include "base/status.h"
 #include "runtime/device.h"
@@ -172,22 +173,9 @@ aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tenso
               static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
 }
 
-namespace {
-
-BceOperands GradientOperands(const aclTensor* grad_output, const aclTensor* self,
-                             const aclTensor* target, const aclTensor* weight,
-                             const aclTensor* pos_weight, const aclTensor* out) {
-  BceOperands operands;
-  const aclTensor* in_api_order[] = {grad_output, self, target, weight, pos_weight, out};
-  const OperandIndex roles[] = {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut};
-  for (int slot = 0; slot < static_cast<int>(std::size(roles)); ++slot) {
-    operands.tensor[roles[slot]] = in_api_order[slot];
-    operands.slot[roles[slot]] = slot;
-  }
-  return operands;
-}
-
-}  // namespace
+// The name arrays below list operands in OperandIndex order.
+static_assert(kSelf == 0 && kTarget == 1 && kWeight == 2 && kPosWeight == 3 && kGradOutput == 4 &&
+              kOut == 5 && kGradSelfOut == 6 && kOperandCount == 7);
 
 aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& op, int64_t reduction,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
@@ -267,6 +255,8 @@ double GradientScale(const BceOperands& operands, Reduction reduction) {
   return reduction == Reduction::kMean ? 1.0 / count : 1.0;
 }
 
+}  // namespace
+
 std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
                                    uint64_t* workspace_size) {
   *workspace_size = 0;
@@ -275,10 +265,9 @@ std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, i
   return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
 }
 
-}  // namespace
-
-std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
+std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, int64_t requested,
                                uint64_t* workspace_size) {
+  const auto reduction = static_cast<Reduction>(requested);
   *workspace_size = 0;
   if (ElementCount(operands.tensor[kSelf]->view_shape) > 0) {
     return MakeBcePlan(LossKind::kLoss, reduction, GradientScale(operands, reduction), operands,
@@ -295,20 +284,6 @@ std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
   }
 }
 
-aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
-                                     const aclTensor* grad_output, const aclTensor* self,
-                                     const aclTensor* target, const aclTensor* weight,
-                                     const aclTensor* pos_weight, int64_t reduction,
-                                     const aclTensor* out, uint64_t* workspace_size,
-                                     aclOpExecutor** executor) {
-  const BceOperands operands = GradientOperands(grad_output, self, target, weight, pos_weight, out);
-  OPENACLNN_RETURN_IF_ERROR(ValidateGradient(ArgumentChecker{api}, operands, out_name, reduction,
-                                             false, workspace_size, executor));
-  return HandOut(
-      api, {grad_output, self, target, weight, pos_weight}, {out}, workspace_size, executor,
-      [&](uint64_t* workspace) { return PlanGradient(kind, operands, reduction, workspace); });
-}
-
 std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gradient_scale,
                                   const BceOperands& operands, uint64_t* workspace_size) {
   BceProblem problem;
@@ -316,36 +291,26 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
   problem.reduction = reduction;
   problem.gradient_scale = gradient_scale;
   const std::vector<int64_t>& shape = operands.tensor[kSelf]->view_shape;
-  const int rank = static_cast<int>(shape.size());
   problem.count = ElementCount(shape);
-  for (int d = 0; d < rank; ++d) problem.shape[d] = shape[d];
+  // The outputs first: where the operands' memory orders disagree, theirs decides.
+  constexpr OperandIndex kOutputsFirst[] = {kOut,    kGradSelfOut, kSelf,      kTarget,
+                                            kWeight, kPosWeight,   kGradOutput};
+  static_assert(std::size(kOutputsFirst) == kOperandCount);
+  const aclTensor* walked[kOperandCount];
   int64_t* strides[kOperandCount];
-  for (int which = 0; which < kOperandCount; ++which) {
-    StridedOperand& operand = problem.operands[which];
-    strides[which] = operand.strides;
+  for (int k = 0; k < kOperandCount; ++k) {
+    const OperandIndex which = kOutputsFirst[k];
     const aclTensor* tensor = operands.tensor[which];
+    StridedOperand& operand = problem.operands[which];
+    operand.slot = tensor == nullptr ? -1 : operands.slot[which];
+    operand.offset = tensor == nullptr ? 0 : tensor->offset;
+    if (tensor != nullptr) operand.type = TypeOf(*tensor);
     // A reduced output is one element: it is addressed by its offset alone.
-    if (tensor == nullptr || (which == kOut && reduction != Reduction::kNone)) {
-      operand.slot = tensor == nullptr ? -1 : operands.slot[which];
-      operand.offset = tensor == nullptr ? 0 : tensor->offset;
-      if (tensor != nullptr) operand.type = TypeOf(*tensor);
-      continue;
-    }
-    operand.slot = operands.slot[which];
-    operand.type = TypeOf(*tensor);
-    operand.offset = tensor->offset;
-    const std::vector<int64_t> aligned =
-        BroadcastStrides(tensor->view_shape, tensor->strides, rank);
-    for (int d = 0; d < rank; ++d) operand.strides[d] = aligned[d];
+    walked[k] = which == kOut && reduction != Reduction::kNone ? nullptr : tensor;
+    strides[k] = operand.strides;
   }
-  // Element-wise results do not depend on the visiting order, so follow the operands' memory
-  // order; a reduction keeps the row-major order, which fixes its summation order.
-  if (reduction == Reduction::kNone) {
-    int64_t* output_first[kOperandCount] = {strides[kOut], strides[kGradSelfOut]};
-    std::copy(strides, strides + kOut, output_first + 2);
-    OrderDimensionsByStrides(rank, problem.shape, output_first, kOperandCount);
-  }
-  problem.rank = CoalesceDimensions(rank, problem.shape, strides, kOperandCount);
+  problem.rank = PlanIteration(shape, walked, strides, kOperandCount, reduction == Reduction::kNone,
+                               problem.shape);
   const BceKernels& kernels = *CurrentBceKernels();  // HandOut checked that there are some
   *workspace_size = kernels.workspace_bytes(problem);
   return std::make_unique<BcePlan>(kernels, problem);

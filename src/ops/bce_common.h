@@ -40,9 +40,9 @@ struct ArgumentChecker {
                          const aclTensor* other) const;
 };
 
-// The operands of one op call; nullptr for absent ones (weight, pos_weight, grad_output of the
-// forward, the second output of all but the fused op). `slot` is each tensor's index among the
-// executor's inputs then outputs; -1 for absent ones.
+// The operands of one op call by role (OperandIndex); nullptr for absent ones (weight,
+// pos_weight, grad_output of the forward, the second output of all but the fused op). `slot` is
+// each tensor's index among the executor's inputs then outputs; -1 for roles the op lacks.
 struct BceOperands {
   BceOperands() { std::fill(slot, slot + kOperandCount, -1); }
   const aclTensor* tensor[kOperandCount] = {};
@@ -54,26 +54,21 @@ struct BceOperands {
 aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& operands,
                          int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor);
 
-// The gradient ops' checks (docs/contract/checks-and-codes.md §3) of operands gradOutput, self, target, weight,
-// posWeight and out (named `out_name`). A null gradOutput passes when `grad_output_optional`.
+// The gradient ops' checks (docs/contract/checks-and-codes.md §3) of operands gradOutput, self,
+// target, weight, posWeight and out (named `out_name`). A null gradOutput passes when
+// `grad_output_optional`.
 aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
                              const char* out_name, int64_t reduction, bool grad_output_optional,
                              uint64_t* workspace_size, aclOpExecutor** executor);
 
 // The forward's plan: the loss over self (a fill for an empty self's mean or sum). With
 // operands' kGradSelfOut present, the same pass also writes the gradient with respect to self.
-std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, Reduction reduction,
+std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, int64_t reduction,
                                uint64_t* workspace_size);
 
-// Phase 1 of either gradient op (they differ only in what they compute and call their
-// output): the checks of docs/contract/checks-and-codes.md §3 (CANN's, in CANN's order, plus
-// ours), then the plan, then the executor.
-aclnnStatus GradientGetWorkspaceSize(const char* api, LossKind kind, const char* out_name,
-                                     const aclTensor* grad_output, const aclTensor* self,
-                                     const aclTensor* target, const aclTensor* weight,
-                                     const aclTensor* pos_weight, int64_t reduction,
-                                     const aclTensor* out, uint64_t* workspace_size,
-                                     aclOpExecutor** executor);
+// A gradient op's plan: the element-wise gradient `kind` over self (nothing for an empty self).
+std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
+                                   uint64_t* workspace_size);
 
 // The fused pass over self's (non-empty) shape, as the executor runs it; gradients are
 // multiplied by `gradient_scale`.

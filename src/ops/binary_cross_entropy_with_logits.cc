@@ -2,36 +2,44 @@
 // optionally averaged or summed.
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 
-#include "ops/bce_common.h"
+#include <iterator>
 
-using namespace openaclnn;
+#include "ops/op_table.h"
 
+namespace openaclnn {
 namespace {
-constexpr const char* kApi = "aclnnBinaryCrossEntropyWithLogits";
+
+constexpr openaclnnOperand kOperands[] = {
+    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
+    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
+    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
+    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
+    {"out", OPENACLNN_ROLE_OUT, 0, 1, 1, OPENACLNN_ROLE_SELF},
+};
+
 }  // namespace
+
+extern const OpDescriptor kBceWithLogitsOp = {
+    {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_OP_LOSS, std::size(kOperands), kOperands,
+     TableGetWorkspaceSize<kBceWithLogitsOp>, aclnnBinaryCrossEntropyWithLogits},
+    ValidateLoss,
+    PlanLoss};
+
+}  // namespace openaclnn
+
+using openaclnn::kBceWithLogitsOp;
 
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
     const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
     const aclTensor* posWeightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
-  BceOperands op;
-  op.tensor[kSelf] = self;
-  op.tensor[kTarget] = target;
-  op.tensor[kWeight] = weightOptional;
-  op.tensor[kPosWeight] = posWeightOptional;
-  op.tensor[kOut] = out;
-  for (int which : {kSelf, kTarget, kWeight, kPosWeight}) op.slot[which] = which;
-  op.slot[kOut] = 4;
-  OPENACLNN_RETURN_IF_ERROR(
-      ValidateLoss(ArgumentChecker{kApi}, op, reduction, workspaceSize, executor));
-  return HandOut(kApi, {self, target, weightOptional, posWeightOptional}, {out}, workspaceSize,
-                 executor, [&](uint64_t* workspace) {
-                   return PlanLoss(op, static_cast<Reduction>(reduction), workspace);
-                 });
+  const aclTensor* operands[] = {self, target, weightOptional, posWeightOptional, out};
+  return OpGetWorkspaceSize(kBceWithLogitsOp, operands, reduction, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogits(void* workspace, uint64_t workspaceSize,
                                                          aclOpExecutor* executor,
                                                          const aclrtStream stream) {
-  return LaunchExecutor(kApi, workspace, workspaceSize, executor, stream);
+  return openaclnn::LaunchExecutor(kBceWithLogitsOp.info.api, workspace, workspaceSize, executor,
+                                   stream);
 }

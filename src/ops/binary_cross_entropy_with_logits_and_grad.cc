@@ -2,19 +2,27 @@
 // Backward's gradient with respect to self from one pass over the inputs.
 #include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
 
-#include "ops/bce_common.h"
+#include <iterator>
 
-using namespace openaclnn;
+#include "ops/op_table.h"
 
+namespace openaclnn {
 namespace {
 
-constexpr const char* kApi = "aclnnBinaryCrossEntropyWithLogitsAndGrad";
+constexpr openaclnnOperand kOperands[] = {
+    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
+    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
+    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
+    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
+    {"gradOutputOptional", OPENACLNN_ROLE_GRAD_OUTPUT, 1, 0, 1, OPENACLNN_ROLE_GRAD_OUTPUT},
+    {"out", OPENACLNN_ROLE_OUT, 0, 1, 1, OPENACLNN_ROLE_SELF},
+    {"gradSelfOut", OPENACLNN_ROLE_GRAD_SELF_OUT, 0, 1, 0, OPENACLNN_ROLE_SELF},
+};
 
 // What the two calls it replaces would check, in the order they would check it: the forward's
 // arguments, then the Backward's (gradSelfOut as its out, a null gradOutput as all ones).
-aclnnStatus Validate(const BceOperands& op, int64_t reduction, uint64_t* workspace_size,
-                     aclOpExecutor** executor) {
-  const ArgumentChecker check{kApi};
+aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& op, int64_t reduction,
+                     uint64_t* workspace_size, aclOpExecutor** executor) {
   OPENACLNN_RETURN_IF_ERROR(ValidateLoss(check, op, reduction, workspace_size, executor));
   BceOperands gradient = op;
   gradient.tensor[kOut] = op.tensor[kGradSelfOut];
@@ -28,27 +36,30 @@ aclnnStatus Validate(const BceOperands& op, int64_t reduction, uint64_t* workspa
 
 }  // namespace
 
+extern const OpDescriptor kBceWithLogitsAndGradOp = {
+    {"aclnnBinaryCrossEntropyWithLogitsAndGrad", OPENACLNN_OP_LOSS_AND_GRAD, std::size(kOperands),
+     kOperands, TableGetWorkspaceSize<kBceWithLogitsAndGradOp>,
+     aclnnBinaryCrossEntropyWithLogitsAndGrad},
+    Validate,
+    PlanLoss};
+
+}  // namespace openaclnn
+
+using openaclnn::kBceWithLogitsAndGradOp;
+
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
     const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
     const aclTensor* posWeightOptional, const aclTensor* gradOutputOptional, int64_t reduction,
     aclTensor* out, aclTensor* gradSelfOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  BceOperands op;
-  const aclTensor* in_api_order[] = {
+  const aclTensor* operands[] = {
       self, target, weightOptional, posWeightOptional, gradOutputOptional, out, gradSelfOut};
-  for (int which = 0; which < kOperandCount; ++which) {  // OperandIndex is the API's order
-    op.tensor[which] = in_api_order[which];
-    op.slot[which] = which;
-  }
-  OPENACLNN_RETURN_IF_ERROR(Validate(op, reduction, workspaceSize, executor));
-  return HandOut(kApi, {self, target, weightOptional, posWeightOptional, gradOutputOptional},
-                 {out, gradSelfOut}, workspaceSize, executor, [&](uint64_t* workspace) {
-                   return PlanLoss(op, static_cast<Reduction>(reduction), workspace);
-                 });
+  return OpGetWorkspaceSize(kBceWithLogitsAndGradOp, operands, reduction, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogitsAndGrad(void* workspace,
                                                                 uint64_t workspaceSize,
                                                                 aclOpExecutor* executor,
                                                                 aclrtStream stream) {
-  return LaunchExecutor(kApi, workspace, workspaceSize, executor, stream);
+  return openaclnn::LaunchExecutor(kBceWithLogitsAndGradOp.info.api, workspace, workspaceSize,
+                                   executor, stream);
 }

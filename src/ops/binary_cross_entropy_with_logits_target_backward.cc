@@ -2,24 +2,60 @@
 // target, gradTarget = g * w * (p*softplus(-x) - softplus(x)), scaled by 1/N after a mean.
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 
-#include "ops/bce_common.h"
+#include <iterator>
 
+#include "ops/op_table.h"
+
+namespace openaclnn {
 namespace {
-constexpr const char* kApi = "aclnnBinaryCrossEntropyWithLogitsTargetBackward";
+
+constexpr openaclnnOperand kOperands[] = {
+    {"gradOutput", OPENACLNN_ROLE_GRAD_OUTPUT, 0, 0, 0, OPENACLNN_ROLE_GRAD_OUTPUT},
+    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
+    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
+    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
+    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
+    {"gradTarget", OPENACLNN_ROLE_OUT, 0, 1, 0, OPENACLNN_ROLE_TARGET},
+};
+
+aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& operands, int64_t reduction,
+                     uint64_t* workspace_size, aclOpExecutor** executor) {
+  return ValidateGradient(check, operands, "gradTarget", reduction, false, workspace_size,
+                          executor);
+}
+
+std::unique_ptr<Plan> MakePlan(const BceOperands& operands, int64_t reduction,
+                               uint64_t* workspace_size) {
+  return PlanGradient(LossKind::kGradTarget, operands, reduction, workspace_size);
+}
+
 }  // namespace
+
+extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
+    {"aclnnBinaryCrossEntropyWithLogitsTargetBackward", OPENACLNN_OP_GRAD_TARGET,
+     std::size(kOperands), kOperands, TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
+     aclnnBinaryCrossEntropyWithLogitsTargetBackward},
+    Validate,
+    MakePlan};
+
+}  // namespace openaclnn
+
+using openaclnn::kBceWithLogitsTargetBackwardOp;
 
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
     const aclTensor* weightOptional, const aclTensor* posWeightOptional, int64_t reduction,
     aclTensor* gradTarget, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return openaclnn::GradientGetWorkspaceSize(
-      kApi, openaclnn::LossKind::kGradTarget, "gradTarget", gradOutput, self, target,
-      weightOptional, posWeightOptional, reduction, gradTarget, workspaceSize, executor);
+  const aclTensor* operands[] = {gradOutput,        self,      target, weightOptional,
+                                 posWeightOptional, gradTarget};
+  return OpGetWorkspaceSize(kBceWithLogitsTargetBackwardOp, operands, reduction, workspaceSize,
+                            executor);
 }
 
 extern "C" aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackward(void* workspace,
                                                                        uint64_t workspaceSize,
                                                                        aclOpExecutor* executor,
                                                                        aclrtStream stream) {
-  return openaclnn::LaunchExecutor(kApi, workspace, workspaceSize, executor, stream);
+  return openaclnn::LaunchExecutor(kBceWithLogitsTargetBackwardOp.info.api, workspace,
+                                   workspaceSize, executor, stream);
 }

@@ -1,5 +1,6 @@
-// libFuzzer target over the public C API of the three BCE-with-logits ops, as a careless or
-// hostile caller uses it: the input bytes decode into tensors (shapes, strides, offsets, storage
+// libFuzzer target over the public C API of every op of the library's op table
+// (openaclnn/op_table.h), as a careless or hostile caller uses it: the input bytes decode into an
+// op and its tensors (shapes, strides, offsets, storage
 // shapes, dtypes and formats valid or not, nulls), a reduction, and what phase 2 does (a normal
 // launch, or a destroyed tensor, executor or stream, a small workspace, a relaunch, a forced
 // stream destruction). Whatever the library accepts and runs is compared with a float64
@@ -13,15 +14,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
+#include "openaclnn/op_table.h"
 
 extern "C" aclTensor* FuzzCreateTensor(const int64_t* view, uint64_t rank, int dtype,
                                        const int64_t* strides, int64_t offset, int format,
@@ -150,7 +150,16 @@ void EncodeProbability(FuzzedDataProvider& in, int dtype, uint8_t* element) {
 
 // --- Tensors as the fuzzer describes them ---
 
-enum Role { kSelf, kTarget, kWeight, kPosWeight, kGradOutput, kOut, kRoles };
+enum Role {
+  kSelf = OPENACLNN_ROLE_SELF,
+  kTarget = OPENACLNN_ROLE_TARGET,
+  kWeight = OPENACLNN_ROLE_WEIGHT,
+  kPosWeight = OPENACLNN_ROLE_POS_WEIGHT,
+  kGradOutput = OPENACLNN_ROLE_GRAD_OUTPUT,
+  kOut = OPENACLNN_ROLE_OUT,
+  kGradSelfOut = OPENACLNN_ROLE_GRAD_SELF_OUT,
+  kRoles = OPENACLNN_ROLE_COUNT
+};
 
 struct Described {
   bool present = false;
@@ -339,13 +348,13 @@ void PickLayout(FuzzedDataProvider& in, Described* t) {
 
 // Storage the fuzzer can back with memory gets it, filled with values; larger storage gets a
 // null address (phase 1 may still accept it; phase 2 must then refuse).
-void Allocate(FuzzedDataProvider& in, Role role, Described* t) {
+void Allocate(FuzzedDataProvider& in, Role role, bool output, Described* t) {
   const int64_t count = CountOf(t->storage);
   const size_t element = ElementBytes(t->dtype);
   if (count < 0 || static_cast<uint64_t>(count) > kMaxBytes / element) return;
   const size_t bytes = static_cast<size_t>(count) * element;
   t->host.assign(bytes, kSentinelByte);
-  for (int64_t i = 0; i < count && role != kOut; ++i) {
+  for (int64_t i = 0; i < count && !output; ++i) {
     uint8_t* at = t->host.data() + i * element;
     if (role == kTarget) {
       EncodeProbability(in, t->dtype, at);
@@ -380,13 +389,33 @@ void Create(Described* t) {
 
 Real Softplus(Real y) { return y > 0 ? y + std::log1p(std::exp(-y)) : std::log1p(std::exp(y)); }
 
-enum class Op { kForward, kGradSelf, kGradTarget };
+// What an output holds.
+enum class Result { kLoss, kGradSelf, kGradTarget };
+
+Result ResultOf(openaclnnOpKind kind, int role) {
+  switch (kind) {
+    case OPENACLNN_OP_GRAD_SELF:
+      return Result::kGradSelf;
+    case OPENACLNN_OP_GRAD_TARGET:
+      return Result::kGradTarget;
+    default:  // the loss, and the fused op's second output the gradient with respect to self
+      return role == kGradSelfOut ? Result::kGradSelf : Result::kLoss;
+  }
+}
 
 struct Problem {
-  Op op = Op::kForward;
+  const openaclnnOpDescriptor* op = nullptr;
   int64_t reduction = 0;
   Described t[kRoles];
 };
+
+// The op's operand of `role`, or nullptr when it has none.
+const openaclnnOperand* OperandOf(const openaclnnOpDescriptor& op, int role) {
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (op.operands[i].role == role) return &op.operands[i];
+  }
+  return nullptr;
+}
 
 // Element of `t` at self's multi-index `index` (right-aligned broadcast).
 Real ValueAt(const Described& t, const Shape& self_shape, const Shape& index) {
@@ -404,18 +433,18 @@ struct Expected {
   Real scale;  // magnitude of the terms, for cancellation-aware tolerances
 };
 
-Expected Reference(const Problem& p, const Shape& index, Real count) {
+Expected Reference(const Problem& p, Result result, const Shape& index, Real count) {
   const Shape& shape = p.t[kSelf].shape;
   const Real x = ValueAt(p.t[kSelf], shape, index), t = ValueAt(p.t[kTarget], shape, index);
   const Real w = ValueAt(p.t[kWeight], shape, index), pw = ValueAt(p.t[kPosWeight], shape, index);
   const Real sp_neg = Softplus(-x), sp_pos = Softplus(x);
   const Real log_sigmoid = -sp_neg, log_one_minus = -sp_pos;
-  if (p.op == Op::kForward) {
+  if (result == Result::kLoss) {
     const Real a = -pw * t * log_sigmoid, b = -(1 - t) * log_one_minus;
     return {w * (a + b), std::fabs(w) * (std::fabs(a) + std::fabs(b))};
   }
   const Real g = ValueAt(p.t[kGradOutput], shape, index) * (p.reduction == 1 ? 1 / count : 1);
-  if (p.op == Op::kGradSelf) {
+  if (result == Result::kGradSelf) {
     const Real sigmoid = 1 / (1 + std::exp(-x));
     const Real a = (pw * t + 1 - t) * sigmoid, b = pw * t;
     return {w * g * (a - b), std::fabs(w * g) * (std::fabs(a) + std::fabs(b))};
@@ -474,10 +503,11 @@ int64_t OutElement(const Described& out, const Shape& index) {
   return element;
 }
 
-// Reads `out` back and checks every element of its view against the reference, and every
-// other byte of its storage for the sentinel.
-void CheckResult(Problem& p) {
-  Described& out = p.t[kOut];
+// Reads output `role` back and checks every element of its view against the reference, and
+// every other byte of its storage for the sentinel.
+void CheckResult(Problem& p, int role) {
+  const Described& out = p.t[role];
+  const Result result = ResultOf(p.op->kind, role);
   std::vector<uint8_t> got(out.host.size());
   if (!got.empty()) {
     Require(aclrtMemcpy(got.data(), got.size(), out.device, got.size(),
@@ -488,10 +518,10 @@ void CheckResult(Problem& p) {
   const Shape& shape = p.t[kSelf].shape;
   const Real count = static_cast<Real>(CountOf(shape));
   std::set<int64_t> written;
-  if (p.op == Op::kForward && p.reduction != 0) {
+  if (result == Result::kLoss && p.reduction != 0) {
     Real total = 0, scale = 0;
     ForEachIndex(shape, [&](const Shape& index) {
-      const Expected e = Reference(p, index, count);
+      const Expected e = Reference(p, result, index, count);
       total += e.value;
       scale += e.scale;
     });
@@ -512,7 +542,7 @@ void CheckResult(Problem& p) {
     });
     if (!overlapping) {
       ForEachIndex(shape, [&](const Shape& index) {
-        const Expected e = Reference(p, index, count);
+        const Expected e = Reference(p, result, index, count);
         const int64_t element = OutElement(out, index);
         Compare(Decode(out.dtype, got.data() + element * element_bytes), e.value, e.scale,
                 out.dtype, "element");
@@ -531,41 +561,29 @@ void CheckResult(Problem& p) {
 // What a run compared, printed at exit: a fuzzer that never gets past the checks proves little.
 struct Tally {
   long launches = 0, elements = 0;
-  ~Tally() { std::fprintf(stderr, "compared %ld launches, %ld elements\n", launches, elements); }
+  long per_op[16] = {};  // by table index: an op never compared is an op not fuzzed
+  ~Tally() {
+    std::fprintf(stderr, "compared %ld launches, %ld elements\n", launches, elements);
+    for (size_t i = 0; i < openaclnnOpCount() && i < std::size(per_op); ++i) {
+      std::fprintf(stderr, "  %s: %ld launches\n", openaclnnGetOp(i)->api, per_op[i]);
+    }
+  }
 } g_tally;
 
 aclrtStream g_stream = nullptr;
 
 aclnnStatus PhaseOne(const Problem& p, uint64_t* workspace_size, aclOpExecutor** executor) {
-  const aclTensor* t[kRoles];
-  for (int r = 0; r < kRoles; ++r) t[r] = p.t[r].present ? p.t[r].tensor : nullptr;
-  auto* out = const_cast<aclTensor*>(t[kOut]);
-  switch (p.op) {
-    case Op::kForward:
-      return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(t[kSelf], t[kTarget], t[kWeight],
-                                                               t[kPosWeight], p.reduction, out,
-                                                               workspace_size, executor);
-    case Op::kGradSelf:
-      return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
-          t[kGradOutput], t[kSelf], t[kTarget], t[kWeight], t[kPosWeight], p.reduction, out,
-          workspace_size, executor);
-    default:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
-          t[kGradOutput], t[kSelf], t[kTarget], t[kWeight], t[kPosWeight], p.reduction, out,
-          workspace_size, executor);
+  std::vector<const aclTensor*> operands;
+  for (size_t i = 0; i < p.op->operandCount; ++i) {
+    const Described& t = p.t[p.op->operands[i].role];
+    operands.push_back(t.present ? t.tensor : nullptr);
   }
+  return p.op->getWorkspaceSize(operands.data(), p.reduction, workspace_size, executor);
 }
 
-aclnnStatus PhaseTwo(Op op, void* workspace, uint64_t size, aclOpExecutor* executor,
+aclnnStatus PhaseTwo(const Problem& p, void* workspace, uint64_t size, aclOpExecutor* executor,
                      aclrtStream stream) {
-  switch (op) {
-    case Op::kForward:
-      return aclnnBinaryCrossEntropyWithLogits(workspace, size, executor, stream);
-    case Op::kGradSelf:
-      return aclnnBinaryCrossEntropyWithLogitsBackward(workspace, size, executor, stream);
-    default:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackward(workspace, size, executor, stream);
-  }
+  return p.op->launch(workspace, size, executor, stream);
 }
 
 void RequireFailed(aclnnStatus status, const char* what) {
@@ -604,7 +622,7 @@ bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_
       if (victim.present && victim.tensor != nullptr) {
         aclDestroyTensor(victim.tensor);
         victim.destroyed = true;
-        RequireFailed(PhaseTwo(p.op, workspace, workspace_size, executor, g_stream),
+        RequireFailed(PhaseTwo(p, workspace, workspace_size, executor, g_stream),
                       "phase 2 after aclDestroyTensor");
       } else {
         aclDestroyAclOpExecutor(executor);
@@ -613,20 +631,20 @@ bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_
     }
     case Misuse::kDestroyExecutor:
       Require(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "aclDestroyAclOpExecutor");
-      RequireFailed(PhaseTwo(p.op, workspace, workspace_size, executor, g_stream),
+      RequireFailed(PhaseTwo(p, workspace, workspace_size, executor, g_stream),
                     "phase 2 of a destroyed executor");
       break;
     case Misuse::kDeadStream: {
       aclrtStream dead = nullptr;
       Require(aclrtCreateStream(&dead) == ACL_SUCCESS, "aclrtCreateStream");
       Require(aclrtDestroyStream(dead) == ACL_SUCCESS, "aclrtDestroyStream");
-      RequireFailed(PhaseTwo(p.op, workspace, workspace_size, executor, dead),
+      RequireFailed(PhaseTwo(p, workspace, workspace_size, executor, dead),
                     "phase 2 on a destroyed stream");
       break;
     }
     case Misuse::kSmallWorkspace:
       if (workspace_size > 0) {
-        RequireFailed(PhaseTwo(p.op, workspace, workspace_size - 1, executor, g_stream),
+        RequireFailed(PhaseTwo(p, workspace, workspace_size - 1, executor, g_stream),
                       "phase 2 with a small workspace");
       } else {
         aclDestroyAclOpExecutor(executor);
@@ -635,24 +653,24 @@ bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_
     case Misuse::kRepeat:
       Require(aclSetAclOpExecutorRepeatable(executor) == ACLNN_SUCCESS, "repeatable");
       for (int run = 0; run < 2; ++run) {
-        compare = PhaseTwo(p.op, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
+        compare = PhaseTwo(p, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
       }
       Require(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "destroy repeatable");
       break;
     case Misuse::kRelaunchOneShot:
-      compare = PhaseTwo(p.op, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
-      RequireFailed(PhaseTwo(p.op, workspace, workspace_size, executor, g_stream),
+      compare = PhaseTwo(p, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
+      RequireFailed(PhaseTwo(p, workspace, workspace_size, executor, g_stream),
                     "a one-shot executor launched twice");
       break;
     case Misuse::kForceDestroyStream: {
       aclrtStream doomed = nullptr;
       Require(aclrtCreateStream(&doomed) == ACL_SUCCESS, "aclrtCreateStream");
-      PhaseTwo(p.op, workspace, workspace_size, executor, doomed);
+      PhaseTwo(p, workspace, workspace_size, executor, doomed);
       Require(aclrtDestroyStreamForce(doomed) == ACL_SUCCESS, "aclrtDestroyStreamForce");
       break;
     }
     default:
-      compare = PhaseTwo(p.op, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
+      compare = PhaseTwo(p, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
   }
   Require(aclrtSynchronizeStream(g_stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
   if (workspace != nullptr) aclrtFree(workspace);
@@ -661,32 +679,31 @@ bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_
 
 void RunOne(FuzzedDataProvider& in) {
   Problem p;
-  p.op = static_cast<Op>(in.ConsumeIntegralInRange(0, 2));
+  const size_t op_index = in.ConsumeIntegralInRange<size_t>(0, openaclnnOpCount() - 1);
+  p.op = openaclnnGetOp(op_index);
   p.reduction = in.ConsumeIntegralInRange(0, 20) == 0 ? in.ConsumeIntegral<int64_t>()
                                                       : in.ConsumeIntegralInRange(0, 2);
   const int dtype = in.PickValueInArray({kFloat, kFloat, kFloat16, kBf16});
   p.t[kSelf].shape = PickShape(in);
   for (int r = 0; r < kRoles; ++r) {
+    const openaclnnOperand* operand = OperandOf(*p.op, r);
+    if (operand == nullptr) continue;
     Described& t = p.t[r];
-    if (r == kWeight || r == kPosWeight) {
-      t.present = in.ConsumeBool();
-    } else {  // required (gradOutput by the gradients only), now and then null
-      t.present =
-          (r != kGradOutput || p.op != Op::kForward) && in.ConsumeIntegralInRange(0, 40) != 0;
-    }
+    // Optional ones half the time; required ones now and then null.
+    t.present = operand->optional ? in.ConsumeBool() : in.ConsumeIntegralInRange(0, 40) != 0;
     if (!t.present) continue;
     if (r != kSelf) {
-      const bool reduced_out = r == kOut && p.op == Op::kForward && p.reduction != 0;
-      t.shape = reduced_out ? (in.ConsumeBool() ? Shape{1} : Shape{})
+      const bool one_element = operand->reduced && p.reduction != 0;
+      t.shape = one_element ? (in.ConsumeBool() ? Shape{1} : Shape{})
                             : RelatedShape(in, p.t[kSelf].shape);
-      if (r == kOut || r == kTarget) {
+      if (operand->output || r == kTarget) {
         if (in.ConsumeIntegralInRange(0, 10) == 0) t.shape = PickShape(in);
       }
     }
     t.dtype = PickDtype(in, dtype);
     t.format = PickFormat(in);
     PickLayout(in, &t);
-    Allocate(in, static_cast<Role>(r), &t);
+    Allocate(in, static_cast<Role>(r), operand->output != 0, &t);
     Create(&t);
   }
   uint64_t workspace_size = 0;
@@ -714,9 +731,12 @@ void RunOne(FuzzedDataProvider& in) {
     const bool ran = Launch(in, p, executor, workspace_size, misuse);
     if (ran) {
       Require(has_memory, "phase 2 accepted a tensor without an address");
-      CheckResult(p);
+      for (size_t i = 0; i < p.op->operandCount; ++i) {
+        if (p.op->operands[i].output) CheckResult(p, p.op->operands[i].role);
+      }
       ++g_tally.launches;
       g_tally.elements += CountOf(p.t[kSelf].shape);
+      ++g_tally.per_op[op_index % std::size(g_tally.per_op)];
     }
   }
   for (Described& t : p.t) {

@@ -1,4 +1,8 @@
-#include "simd_target.h"
+// Which Highway target the CPU kernels dispatch to. The kernels keep their choice internal, so
+// this applies their rule: the best target of this CPU among those
+// src/kernels/cpu/tile_math_simd.cc compiles, "scalar" for the targets without a fused
+// multiply-add (which run the scalar kernel). Keep the two in step.
+#include "ops/simd_target.h"
 
 // Must match tile_math_simd.cc: it sets the targets compiled, hence HWY_TARGETS below.
 #ifndef HWY_DISABLED_TARGETS
@@ -10,8 +14,9 @@
 
 #include "hwy/highway.h"
 #include "hwy/targets.h"
+#include "openaclnn/op_table.h"
 
-namespace openaclnn::tools {
+namespace openaclnn {
 namespace {
 
 // tile_math_simd.cc's OPENACLNN_FMA_TARGET.
@@ -28,4 +33,6 @@ const char* KernelSimdTarget() {
   return best != 0 && HasFmaKernel(best) ? hwy::TargetName(best) : "scalar";
 }
 
-}  // namespace openaclnn::tools
+}  // namespace openaclnn
+
+extern "C" const char* openaclnnKernelSimdTarget(void) { return openaclnn::KernelSimdTarget(); }

@@ -1,0 +1,87 @@
+// The ops of this library as data (an OpenACLNN extension, not part of CANN): for programs that
+// drive every op alike (the openaclnn tool's ATK runner, the benchmarks, the fuzzer, language
+// bindings) instead of writing one switch per op. Each op lists its tensor operands in its API's
+// order with their roles, and has a phase 1 that takes those tensors as one array, so a caller
+// can plan any op without knowing its C signature. Plain C, so that a foreign-function
+// interface can read it too.
+#ifndef OPENACLNN_OP_TABLE_H_
+#define OPENACLNN_OP_TABLE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What an operand is to the op, whichever position its API gives it. */
+typedef enum {
+  OPENACLNN_ROLE_SELF = 0,          /* the logits */
+  OPENACLNN_ROLE_TARGET = 1,        /* the probabilities the logits are judged against */
+  OPENACLNN_ROLE_WEIGHT = 2,        /* per-element weight, broadcast into self; optional */
+  OPENACLNN_ROLE_POS_WEIGHT = 3,    /* weight of the positive term, broadcast into self; optional */
+  OPENACLNN_ROLE_GRAD_OUTPUT = 4,   /* the gradient flowing in, broadcast into self */
+  OPENACLNN_ROLE_OUT = 5,           /* the op's (first) result */
+  OPENACLNN_ROLE_GRAD_SELF_OUT = 6, /* the fused op's second result: the gradient for self */
+  OPENACLNN_ROLE_COUNT = 7
+} openaclnnOperandRole;
+
+/** What the op computes. */
+typedef enum {
+  OPENACLNN_OP_LOSS = 0,         /* the loss (reduced or not) */
+  OPENACLNN_OP_GRAD_SELF = 1,    /* the loss's gradient with respect to self */
+  OPENACLNN_OP_GRAD_TARGET = 2,  /* the loss's gradient with respect to target */
+  OPENACLNN_OP_LOSS_AND_GRAD = 3 /* the loss and the gradient with respect to self, one pass */
+} openaclnnOpKind;
+
+typedef struct {
+  const char* name; /* the API's parameter name, e.g. "self", "weightOptional" */
+  openaclnnOperandRole role;
+  int optional; /* nonzero: may be NULL */
+  int output;   /* nonzero: the op writes it */
+  /* Nonzero: holds exactly one element when reduction is mean or sum (a reduced loss, or the
+   * gradient flowing into one). */
+  int reduced;
+  /* For an output: the input whose shape it has (when not reduced). For an input: its role. */
+  openaclnnOperandRole shapeOf;
+} openaclnnOperand;
+
+/** Phase 1 of an op with its tensors in API order (operandCount of them, NULL for an absent
+ * optional one). The same checks, codes and messages as the op's named GetWorkspaceSize; a NULL
+ * `operands` returns ACLNN_ERR_PARAM_NULLPTR. */
+typedef aclnnStatus (*openaclnnGetWorkspaceSizeFn)(const aclTensor* const* operands,
+                                                   int64_t reduction, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor);
+/** Phase 2: the op's named function itself. */
+typedef aclnnStatus (*openaclnnLaunchFn)(void* workspace, uint64_t workspaceSize,
+                                         aclOpExecutor* executor, aclrtStream stream);
+
+typedef struct {
+  const char* api; /* the C API's name, e.g. "aclnnBinaryCrossEntropyWithLogits" */
+  openaclnnOpKind kind;
+  size_t operandCount;
+  const openaclnnOperand* operands; /* in API order: inputs, then outputs */
+  openaclnnGetWorkspaceSizeFn getWorkspaceSize;
+  openaclnnLaunchFn launch;
+} openaclnnOpDescriptor;
+
+/** The number of ops; they are numbered 0 to openaclnnOpCount() - 1, in a fixed order. */
+ACLNN_API size_t openaclnnOpCount(void);
+/** Op `index`, or NULL when index >= openaclnnOpCount(). The descriptor lives as long as the
+ * library stays loaded. */
+ACLNN_API const openaclnnOpDescriptor* openaclnnGetOp(size_t index);
+/** The op whose API name is `api`, or NULL (also for a NULL `api`). */
+ACLNN_API const openaclnnOpDescriptor* openaclnnFindOp(const char* api);
+
+/** The Highway SIMD target the CPU kernels dispatch to on this machine (e.g. "AVX2"), or
+ * "scalar". What `openaclnn info` and OPENACLNN_VERBOSE report. */
+ACLNN_API const char* openaclnnKernelSimdTarget(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OPENACLNN_OP_TABLE_H_

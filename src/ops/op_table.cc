@@ -1,0 +1,82 @@
+#include "ops/op_table.h"
+
+#include <cstring>
+#include <iterator>
+#include <new>
+#include <vector>
+
+#include "base/verbose.h"
+#include "ops/verbose_line.h"
+
+namespace openaclnn {
+namespace {
+
+// BceOperands and the kernels' problem index operands by OperandIndex, the listing by role.
+constexpr bool RoleIs(openaclnnOperandRole role, OperandIndex index) {
+  return static_cast<int>(role) == static_cast<int>(index);
+}
+static_assert(RoleIs(OPENACLNN_ROLE_SELF, kSelf) && RoleIs(OPENACLNN_ROLE_TARGET, kTarget) &&
+                  RoleIs(OPENACLNN_ROLE_WEIGHT, kWeight) &&
+                  RoleIs(OPENACLNN_ROLE_POS_WEIGHT, kPosWeight) &&
+                  RoleIs(OPENACLNN_ROLE_GRAD_OUTPUT, kGradOutput) &&
+                  RoleIs(OPENACLNN_ROLE_OUT, kOut) &&
+                  RoleIs(OPENACLNN_ROLE_GRAD_SELF_OUT, kGradSelfOut) &&
+                  RoleIs(OPENACLNN_ROLE_COUNT, kOperandCount),
+              "a role is its OperandIndex");
+
+constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp, &kBceWithLogitsBackwardOp,
+                                        &kBceWithLogitsTargetBackwardOp, &kBceWithLogitsAndGradOp};
+
+}  // namespace
+
+std::span<const OpDescriptor* const> Ops() { return kOps; }
+
+aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
+                               int64_t reduction, uint64_t* workspace_size,
+                               aclOpExecutor** executor) {
+  const char* api = op.info.api;
+  BceOperands operands;
+  std::vector<const aclTensor*> inputs, outputs;
+  inputs.reserve(op.info.operandCount);  // one allocation each: small calls feel every one
+  outputs.reserve(op.info.operandCount);
+  for (size_t slot = 0; slot < op.info.operandCount; ++slot) {
+    const openaclnnOperand& operand = op.info.operands[slot];
+    operands.tensor[operand.role] = tensors[slot];
+    operands.slot[operand.role] = static_cast<int>(slot);  // outputs follow inputs in every API
+    (operand.output ? outputs : inputs).push_back(tensors[slot]);
+  }
+  OPENACLNN_RETURN_IF_ERROR(
+      op.validate(ArgumentChecker{api}, operands, reduction, workspace_size, executor));
+  OPENACLNN_RETURN_IF_ERROR(
+      HandOut(api, std::move(inputs), std::move(outputs), workspace_size, executor,
+              [&](uint64_t* workspace) { return op.plan(operands, reduction, workspace); }));
+  if (VerboseEnabled()) {
+    try {
+      (*executor)->verbose = VerboseLine(op.info, tensors, reduction, *workspace_size);
+    } catch (const std::bad_alloc&) {  // the call itself is fine: it only goes unreported
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace openaclnn
+
+using openaclnn::Ops;
+
+extern "C" {
+
+size_t openaclnnOpCount(void) { return Ops().size(); }
+
+const openaclnnOpDescriptor* openaclnnGetOp(size_t index) {
+  return index < Ops().size() ? &Ops()[index]->info : nullptr;
+}
+
+const openaclnnOpDescriptor* openaclnnFindOp(const char* api) {
+  if (api == nullptr) return nullptr;
+  for (const openaclnn::OpDescriptor* op : Ops()) {
+    if (std::strcmp(op->info.api, api) == 0) return &op->info;
+  }
+  return nullptr;
+}
+
+}  // extern "C"

@@ -1,0 +1,50 @@
+// The op table: one descriptor per aclnn API (its public listing, include/openaclnn/op_table.h,
+// plus its checks and its plan), which the APIs' C entry points and every program that drives
+// all ops alike share.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "openaclnn/op_table.h"
+#include "ops/bce_common.h"
+
+namespace openaclnn {
+
+struct OpDescriptor {
+  openaclnnOpDescriptor info;  // what the public listing hands out
+  // The op's checks, CANN's, in CANN's order, under `check`'s API name.
+  aclnnStatus (*validate)(const ArgumentChecker& check, const BceOperands& operands,
+                          int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor);
+  // The work for operands that passed the checks (nullptr: nothing to run).
+  std::unique_ptr<Plan> (*plan)(const BceOperands& operands, int64_t reduction,
+                                uint64_t* workspace_size);
+};
+
+// Every op, in the order openaclnnGetOp numbers them.
+std::span<const OpDescriptor* const> Ops();
+
+// Phase 1 of `op`, its tensors in API order: the checks, the plan, the executor (which, under
+// OPENACLNN_VERBOSE, carries the op's description for phase 2's line).
+aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
+                               int64_t reduction, uint64_t* workspace_size,
+                               aclOpExecutor** executor);
+
+// The listing's phase 1 of `kOp` (an openaclnnGetWorkspaceSizeFn).
+template <const OpDescriptor& kOp>
+aclnnStatus TableGetWorkspaceSize(const aclTensor* const* tensors, int64_t reduction,
+                                  uint64_t* workspace_size, aclOpExecutor** executor) {
+  if (tensors == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: operands is nullptr.", kOp.info.api);
+  }
+  return OpGetWorkspaceSize(kOp, tensors, reduction, workspace_size, executor);
+}
+
+// One per file of ops/.
+extern const OpDescriptor kBceWithLogitsOp;
+extern const OpDescriptor kBceWithLogitsBackwardOp;
+extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
+extern const OpDescriptor kBceWithLogitsAndGradOp;
+
+}  // namespace openaclnn

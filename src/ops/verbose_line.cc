@@ -1,0 +1,37 @@
+#include "ops/verbose_line.h"
+
+#include "base/dtype.h"
+#include "base/tensor.h"
+#include "kernels/bce.h"
+#include "ops/simd_target.h"
+#include "runtime/device.h"
+
+namespace openaclnn {
+namespace {
+
+std::string DescribeOperand(const aclTensor* tensor) {
+  if (tensor == nullptr) return "none";
+  return std::string(DataTypeName(tensor->dtype)) + ":" + ShapeString(tensor->view_shape) + ":" +
+         ShapeString(tensor->strides) + ":" + std::to_string(tensor->offset);
+}
+
+const char* ReductionName(int64_t reduction) {
+  constexpr const char* kNames[] = {"none", "mean", "sum"};  // Reduction's values
+  return kNames[reduction];                                  // the checks admitted only these
+}
+
+}  // namespace
+
+std::string VerboseLine(const openaclnnOpDescriptor& op, const aclTensor* const* tensors,
+                        int64_t reduction, uint64_t workspace_size) {
+  const bool host_kernels = CurrentBceKernels() == &kCpuBceKernels;
+  std::string line = std::string(op.api) + " backend=" + ActiveBackend().name +
+                     " simd=" + (host_kernels ? KernelSimdTarget() : "-");
+  for (size_t slot = 0; slot < op.operandCount; ++slot) {
+    line += std::string(" ") + op.operands[slot].name + "=" + DescribeOperand(tensors[slot]);
+  }
+  return line + " reduction=" + ReductionName(reduction) +
+         " workspace=" + std::to_string(workspace_size);
+}
+
+}  // namespace openaclnn

@@ -1,0 +1,122 @@
+// The public op listing (openaclnn/op_table.h): what it says of each op, and that its uniform
+// phase 1 is the named API's, checks and bits alike.
+#include "openaclnn/op_table.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "op_tester.h"
+
+extern "C" int OutputsSeenFromC(const char* api);
+
+namespace openaclnn::testing {
+namespace {
+
+std::vector<const openaclnnOpDescriptor*> AllOps() {
+  std::vector<const openaclnnOpDescriptor*> ops;
+  for (size_t i = 0; i < openaclnnOpCount(); ++i) ops.push_back(openaclnnGetOp(i));
+  return ops;
+}
+
+TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
+  const std::set<std::string> expected = {"aclnnBinaryCrossEntropyWithLogits",
+                                          "aclnnBinaryCrossEntropyWithLogitsBackward",
+                                          "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
+                                          "aclnnBinaryCrossEntropyWithLogitsAndGrad"};
+  std::set<std::string> listed;
+  for (const openaclnnOpDescriptor* op : AllOps()) {
+    ASSERT_NE(op, nullptr);
+    listed.insert(op->api);
+    EXPECT_EQ(openaclnnFindOp(op->api), op);
+  }
+  EXPECT_EQ(listed, expected);
+  EXPECT_EQ(openaclnnOpCount(), expected.size());
+}
+
+TEST(OpTable, UnknownNamesAndIndicesGiveNull) {
+  EXPECT_EQ(openaclnnGetOp(openaclnnOpCount()), nullptr);
+  EXPECT_EQ(openaclnnFindOp("aclnnBinaryCrossEntropy"), nullptr);
+  EXPECT_EQ(openaclnnFindOp(nullptr), nullptr);
+}
+
+// Inputs, then outputs; each role once; the required ones present; outputs shaped by an input.
+TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
+  for (const openaclnnOpDescriptor* op : AllOps()) {
+    SCOPED_TRACE(op->api);
+    std::set<int> roles;
+    bool seen_output = false;
+    for (size_t i = 0; i < op->operandCount; ++i) {
+      const openaclnnOperand& operand = op->operands[i];
+      EXPECT_TRUE(roles.insert(operand.role).second) << operand.name;
+      EXPECT_FALSE(seen_output && !operand.output) << operand.name << " follows an output";
+      seen_output |= operand.output != 0;
+      if (operand.output) {
+        EXPECT_FALSE(operand.optional) << operand.name;
+        EXPECT_LT(operand.shapeOf, OPENACLNN_ROLE_OUT) << operand.name;
+      }
+    }
+    EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
+    EXPECT_TRUE(seen_output);
+  }
+}
+
+TEST(OpTable, NullOperandsAreRejectedWithAMessage) {
+  for (const openaclnnOpDescriptor* op : AllOps()) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(op->getWorkspaceSize(nullptr, 0, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_TRUE(ErrorMentions(op->api));
+  }
+}
+
+// The Backward through the listing and through its named function: same message on a bad
+// call, same bits on a good one.
+TEST(OpTable, UniformPhaseOneIsTheNamedApis) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp("aclnnBinaryCrossEntropyWithLogitsBackward");
+  ASSERT_NE(op, nullptr);
+  const std::vector<float> x = {-3, -0.5f, 0, 0.25f, 2, 7}, t = {0, 0.5f, 1, 1, 0, 0.25f};
+  DeviceTensor grad({2, 3}, ACL_FLOAT, {1, 2, 3, 4, 5, 6}), self({2, 3}, ACL_FLOAT, x),
+      target({2, 3}, ACL_FLOAT, t), by_table({2, 3}, ACL_FLOAT, {}), by_name({2, 3}, ACL_FLOAT, {});
+  const aclTensor* operands[] = {grad.get(), self.get(), target.get(),
+                                 nullptr,    nullptr,    by_table.get()};
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(op->getWorkspaceSize(operands, 7, &workspace, &executor), ACLNN_ERR_PARAM_INVALID);
+  // The messages after their time stamps.
+  const auto text = [](const std::string& message) { return message.substr(message.find("Acl")); };
+  const std::string table_message = text(aclGetRecentErrMsg());
+  EXPECT_EQ(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                grad.get(), self.get(), target.get(), nullptr, nullptr, 7, by_name.get(),
+                &workspace, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(table_message, text(aclGetRecentErrMsg()));
+
+  aclrtStream stream = AclEnvironment::stream;
+  ASSERT_EQ(op->getWorkspaceSize(operands, 1, &workspace, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(op->launch(nullptr, workspace, executor, stream), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                grad.get(), self.get(), target.get(), nullptr, nullptr, 1, by_name.get(),
+                &workspace, &executor),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnBinaryCrossEntropyWithLogitsBackward(nullptr, workspace, executor, stream),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(by_table.Bytes(), by_name.Bytes());
+  EXPECT_NE(by_table.Read()[0], 0.0f);
+}
+
+TEST(OpTable, IsReadableFromC) {
+  EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogits"), 1);
+  EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogitsAndGrad"), 2);
+  EXPECT_EQ(OutputsSeenFromC("aclnnNoSuchOp"), -1);
+}
+
+TEST(OpTable, NamesTheSimdTarget) {
+  const std::string target = openaclnnKernelSimdTarget();
+  EXPECT_FALSE(target.empty());
+}
+
+}  // namespace
+}  // namespace openaclnn::testing
