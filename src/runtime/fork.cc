@@ -19,10 +19,18 @@ struct Held {
 constexpr size_t kMaxHeld = 64;
 
 struct Table {
-  std::mutex mu;  // taken first of all, so the table does not change while fork() runs
+  // Guards the lists below. Registration takes it under other locks (a registry made while
+  // RuntimeMutex is held), so Prepare holds it only to copy the list, never while locking.
+  std::mutex mu;
   std::array<Held, kMaxHeld> held{};
   size_t count = 0;
   std::array<void (*)(), static_cast<size_t>(ForkRepair::kCount)> repairs{};
+
+  // One fork at a time, from Prepare to Parent/Child; taken nowhere else but ReleaseFromFork,
+  // so that a lock is not destroyed while a fork holds it.
+  std::mutex fork_mu;
+  std::array<std::mutex*, kMaxHeld> holding{};  // what this fork took, in order
+  size_t holding_count = 0;
 };
 
 void Prepare();
@@ -41,22 +49,26 @@ Table& TheTable() {
 
 void Prepare() {
   Table& table = TheTable();
-  table.mu.lock();
-  for (size_t i = 0; i < table.count; ++i) table.held[i].mutex->lock();
+  table.fork_mu.lock();
+  {
+    std::lock_guard<std::mutex> lock(table.mu);
+    for (size_t i = 0; i < table.count; ++i) table.holding[i] = table.held[i].mutex;
+    table.holding_count = table.count;
+  }
+  for (size_t i = 0; i < table.holding_count; ++i) table.holding[i]->lock();
 }
 
 void ReleaseAll() {
   Table& table = TheTable();
-  for (size_t i = table.count; i-- > 0;) table.held[i].mutex->unlock();
-  table.mu.unlock();
+  for (size_t i = table.holding_count; i-- > 0;) table.holding[i]->unlock();
+  table.fork_mu.unlock();
 }
 
 void Parent() { ReleaseAll(); }
 
 void Child() {
   ReleaseAll();
-  Table& table = TheTable();
-  for (void (*repair)() : table.repairs) {
+  for (void (*repair)() : TheTable().repairs) {
     if (repair != nullptr) repair();
   }
 }
@@ -79,6 +91,7 @@ void HoldAcrossFork(std::mutex* mutex, ForkRank rank) {
 
 void ReleaseFromFork(std::mutex* mutex) {
   Table& table = TheTable();
+  std::lock_guard<std::mutex> no_fork(table.fork_mu);
   std::lock_guard<std::mutex> lock(table.mu);
   auto* end = table.held.begin() + table.count;
   auto* at = std::find_if(table.held.begin(), end,
