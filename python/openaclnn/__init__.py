@@ -53,7 +53,9 @@ _PARAM_INVALID = 161002
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
                                      reduction="mean"):
-    """The loss, as torch.nn.functional.binary_cross_entropy_with_logits.
+    """The loss, as torch.nn.functional.binary_cross_entropy_with_logits:
+    ``l = -w * (p * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))``, element-wise, then
+    reduced.
 
     Args:
         input: logits x, any shape (rank <= 8).
@@ -74,8 +76,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
     Example::
 
-        >>> x = torch.tensor([0.5, -1.0], requires_grad=True)
-        >>> openaclnn.binary_cross_entropy_with_logits(x, torch.tensor([1.0, 0.0])).backward()
+        >>> x = torch.tensor([0.0, 0.0], requires_grad=True)
+        >>> loss = openaclnn.binary_cross_entropy_with_logits(x, torch.tensor([1.0, 0.0]))
+        >>> loss.backward()
+        >>> x.grad
+        tensor([-0.2500,  0.2500])
     """
     if _needs_autograd(input, target, weight, pos_weight):
         from ._torch import loss_with_autograd
@@ -99,7 +104,9 @@ def binary_cross_entropy_with_logits_backward(grad_output, input, target, weight
 
     Example::
 
-        >>> g = openaclnn.binary_cross_entropy_with_logits_backward(np.float32(1), x, t)
+        >>> x, t = np.float32([0.0, 0.0]), np.float32([1.0, 0.0])
+        >>> openaclnn.binary_cross_entropy_with_logits_backward(np.float32([1]), x, t)
+        array([-0.25,  0.25], dtype=float32)
     """
     return _gradient(_binding.backward, grad_output, input, target, weight, pos_weight,
                      reduction)
@@ -113,7 +120,10 @@ def binary_cross_entropy_with_logits_target_backward(grad_output, input, target,
 
     Example::
 
-        >>> g = openaclnn.binary_cross_entropy_with_logits_target_backward(np.float32(1), x, t)
+        >>> x, t = np.float32([1.0, -2.0]), np.float32([1.0, 0.0])
+        >>> openaclnn.binary_cross_entropy_with_logits_target_backward(np.float32([1]), x, t,
+        ...                                                            reduction="sum")
+        array([-1.,  2.], dtype=float32)
     """
     return _gradient(_binding.target_backward, grad_output, input, target, weight, pos_weight,
                      reduction)
@@ -129,7 +139,10 @@ def binary_cross_entropy_with_logits_and_grad(input, target, weight=None, pos_we
 
     Example::
 
-        >>> loss, grad = openaclnn.binary_cross_entropy_with_logits_and_grad(x, t)
+        >>> x, t = np.float32([0.0, 0.0]), np.float32([1.0, 0.0])
+        >>> loss, grad = openaclnn.binary_cross_entropy_with_logits_and_grad(x, t, reduction="sum")
+        >>> float(loss), grad
+        (1.3862943649291992, array([-0.5,  0.5], dtype=float32))
     """
     code = _reduction_code(reduction)
     input, target, weight, pos_weight = _natives(input, target, weight, pos_weight)

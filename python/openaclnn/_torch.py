@@ -156,8 +156,10 @@ class BCEWithLogitsLoss(torch.nn.Module):
     Example::
 
         >>> criterion = openaclnn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0]))
-        >>> loss = criterion(torch.randn(8, requires_grad=True), torch.rand(8))
-        >>> loss.backward()
+        >>> x = torch.zeros(2, requires_grad=True)
+        >>> criterion(x, torch.tensor([1.0, 0.0])).backward()
+        >>> x.grad
+        tensor([-0.5000,  0.2500])
     """
 
     def __init__(self, weight=None, reduction="mean", pos_weight=None):
