@@ -34,6 +34,11 @@ class DtypeError(Error, TypeError):
     """A dtype the ops do not take, or operands whose dtypes differ (TypeError, as for a type)."""
 
 
+# Shown (and pickled, e.g. from DataLoader workers) as openaclnn.Error etc., where users find them.
+for _kind in (Error, ShapeError, DtypeError):
+    _kind.__module__ = "openaclnn"
+
+
 def _reason(text):
     """The newest message of aclGetRecentErrMsg()'s text, without its header and trace-back."""
     match = _HEADER.match(text)

@@ -2,6 +2,7 @@
 the reason alone and .raw the library's full text (aclGetRecentErrMsg); shape and dtype
 mistakes are also ValueError and TypeError, as torch raises them; nothing goes to stderr."""
 import os
+import pickle
 import subprocess
 import sys
 
@@ -149,3 +150,11 @@ def test_a_rejected_call_prints_nothing_on_stderr():
 def test_log_level_still_turns_logging_on():
     _, err = _stderr_of(REJECTED_CALL, OPENACLNN_LOG_LEVEL="error")
     assert "target shape [4] must equal self shape [3]" in err and "[ERROR]" in err, err
+
+
+def test_errors_survive_pickling_as_from_a_dataloader_worker():
+    error = error_of(lambda: openaclnn.binary_cross_entropy_with_logits(
+        np.zeros(3, np.float32), np.zeros(4, np.float32)))
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is openaclnn.ShapeError and copy.status == error.status
+    assert str(copy) == str(error) and copy.raw == error.raw
