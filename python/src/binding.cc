@@ -1,14 +1,14 @@
 // openaclnn._binding: the Python package's only compiled part. It hands caller memory (NumPy
 // arrays through the buffer protocol, anything else through __dlpack__) to the public C API as
 // strided aclTensors, without copying, runs one op with the GIL released and raises
-// openaclnn.Error with the library's status and message when the C API rejects the call.
+// openaclnn.Error (ShapeError, DtypeError: openaclnn._error.error picks the kind) with the
+// library's status and message when the C API rejects the call.
 #include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cstdlib>
-
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
