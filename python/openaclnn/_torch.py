@@ -84,13 +84,24 @@ class _Gradient(torch.autograd.Function):
                       for a, need in zip(ctx.saved_tensors, wanted)]
             gradient = _gradient_expression(ctx.which, ctx.code, *leaves)
             inputs = [a for a, need in zip(leaves, wanted) if need]
-            found = iter(torch.autograd.grad(gradient, inputs, grad_gradient, allow_unused=True))
+            found = iter(torch.autograd.grad(gradient, inputs, grad_gradient.to(gradient.dtype),
+                                             allow_unused=True))
         return (None, None) + tuple(next(found) if need else None for need in wanted)
+
+
+def _float32(*tensors):
+    """float16/bfloat16 operands as float32 (differentiably): torch's CPU sigmoid lacks float16,
+    and the derivatives lose less; the gradients flow back to the operands in their dtypes."""
+    return tuple(a.float() if a is not None and a.dtype in _NARROW else a for a in tensors)
+
+
+_NARROW = (torch.float16, torch.bfloat16)
 
 
 def _gradient_expression(which, code, grad_output, x, t, w, p):
     """d loss / d x (or d t) times grad_output, as torch autograd can differentiate it: torch's
     own backward formulas, in sigmoid and log-sigmoid, smooth everywhere."""
+    grad_output, x, t, w, p = _float32(grad_output, x, t, w, p)
     if which == _INPUT:
         coefficient = 1 if p is None else 1 + (p - 1) * t
         scaled_target = t if p is None else p * t
@@ -105,6 +116,7 @@ def _gradient_expression(which, code, grad_output, x, t, w, p):
 
 def _loss_expression(code, x, t, w, p):
     """The loss as a torch expression (for the weight and pos_weight gradients)."""
+    x, t, w, p = _float32(x, t, w, p)
     coefficient = 1 if p is None else 1 + (p - 1) * t
     loss = (1 - t) * x - coefficient * torch.nn.functional.logsigmoid(x)
     if w is not None:
@@ -123,7 +135,8 @@ def _weight_gradients(code, grad_output, operands, need_weight, need_pos_weight)
     create_graph = torch.is_grad_enabled()
     with torch.enable_grad():
         loss = _loss_expression(code, *operands)
-        found = iter(torch.autograd.grad(loss, inputs, grad_output, create_graph=create_graph))
+        found = iter(torch.autograd.grad(loss, inputs, grad_output.to(loss.dtype),
+                                         create_graph=create_graph))
     return (next(found) if need_weight else None, next(found) if need_pos_weight else None)
 
 
