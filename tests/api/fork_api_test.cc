@@ -187,21 +187,34 @@ TEST_F(Fork, ChildForkedWithWorkQueuedDropsItAndComputesAgain) {
   Gate gate;
   ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
   ASSERT_TRUE(queued.Launch(stream_));
+  aclrtEvent after = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&after), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(after, stream_), ACL_SUCCESS);  // queued behind the op
   ASSERT_TRUE(loss.Launch(other));
   while (!gate.entered) std::this_thread::sleep_for(std::chrono::microseconds(100));
   const int status = InChild([&] {
-    // The parent's queued work is dropped: synchronizing returns instead of waiting for it.
+    // The parent's queued work is dropped: synchronizing returns instead of waiting for it,
+    // and the dropped event record completes its event.
     if (aclrtSynchronizeStream(stream_) != ACL_SUCCESS) return 1;
     if (aclrtSynchronizeStream(other) != ACL_SUCCESS) return 2;
-    if (!SameBits(queued.Compute(stream_), parent)) return 3;
-    return SameBits(loss.Compute(other), parent) ? 0 : 4;
+    if (aclrtSynchronizeEvent(after) != ACL_SUCCESS) return 3;
+    if (!SameBits(queued.Compute(stream_), parent)) return 4;
+    if (!SameBits(loss.Compute(other), parent)) return 5;
+    // The event, created before the fork, orders new work in the child.
+    if (!queued.Launch(stream_) || aclrtRecordEvent(after, stream_) != ACL_SUCCESS) return 6;
+    if (aclrtStreamWaitEvent(other, after) != ACL_SUCCESS) return 7;
+    if (aclrtSynchronizeStream(other) != ACL_SUCCESS) return 8;
+    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    if (aclrtQueryEventStatus(after, &recorded) != ACL_SUCCESS) return 9;
+    return recorded == ACL_EVENT_RECORDED_STATUS_COMPLETE ? 0 : 10;
   });
   gate.open = true;
-  EXPECT_EQ(status, 0) << "-1: the child hung; 1-4: see the child's steps";
+  EXPECT_EQ(status, 0) << "-1: the child hung; 1-10: see the child's steps";
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
   EXPECT_TRUE(SameBits(queued.Result(), parent));  // the parent ran all of it
   EXPECT_TRUE(SameBits(loss.Result(), parent));
+  aclrtDestroyEvent(after);
   aclrtDestroyStream(other);
 }
 
