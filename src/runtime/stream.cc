@@ -83,29 +83,36 @@ void Stream::StartWorker() {
 
 void Stream::AfterForkInChild() {
   if (native_ != nullptr) return;  // a device queue is the device's (docs/contract/runtime.md)
-  new (&mu_) std::mutex;           // made anew, not destroyed: a vanished thread may have held them
+  ForgetParentThreads();
+  for (const Task& task : TakeQueued()) task.Dropped();
+  // The parent's queued and running work never runs here: done, as far as the child can wait.
+  completed_.store(submitted_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  if (stop_) return;  // the parent was stopping it (process exit): it takes no more work
+  try {
+    StartWorker();
+  } catch (const std::system_error& error) {
+    Log(LogLevel::kWarning, "no stream worker in the forked child (%s): work runs on the caller",
+        error.what());
+  }
+}
+
+void Stream::ForgetParentThreads() {
+  // Made anew, not destroyed: destroying a lock that a vanished thread held is undefined.
+  new (&mu_) std::mutex;
   new (&work_cv_) std::condition_variable;
   new (&done_cv_) std::condition_variable;
   if (worker_.joinable()) Orphan(std::move(worker_));
   has_worker_ = false;
-  std::vector<Task> dropped;
-  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) dropped.push_back(ring_[head_]);
-  head_ = 0;
-  queued_.store(0, std::memory_order_relaxed);
   worker_sleeping_ = running_here_ = exited_ = false;
   sync_waiters_.store(0, std::memory_order_relaxed);
-  // The parent's queued and running work never runs here: done, as far as the child can wait.
-  completed_.store(submitted_.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  for (const Task& task : dropped) task.Dropped();
-  if (stop_) return;  // being destroyed by a parent thread: the handle is no longer live
-  try {
-    StartWorker();
-  } catch (const std::system_error& error) {
-    Log(LogLevel::kWarning,
-        "no stream worker in the forked child (%s): its work runs on the "
-        "calling thread",
-        error.what());
-  }
+}
+
+std::vector<Task> Stream::TakeQueued() {
+  std::vector<Task> taken;
+  taken.reserve(count_);
+  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) taken.push_back(ring_[head_]);
+  queued_.store(0, std::memory_order_release);
+  return taken;
 }
 
 void Stream::Push(const Task& task) {
@@ -251,10 +258,7 @@ bool Stream::Abandon(std::chrono::steady_clock::time_point grace) {
   work_cv_.notify_one();
   // The worker takes nothing more: what is queued is let go here (references released, event
   // records completed), outside the lock, since letting go may free other objects.
-  std::vector<Task> dropped;
-  dropped.reserve(count_);
-  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) dropped.push_back(ring_[head_]);
-  queued_.store(0, std::memory_order_release);
+  const std::vector<Task> dropped = TakeQueued();
   lock.unlock();
   for (const Task& task : dropped) task.Dropped();
   // Dropped counts as done for anyone synchronizing with the dying stream.

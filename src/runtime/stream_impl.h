@@ -61,6 +61,9 @@ class Stream {
   void PushLocked(const Task& task);
   void Grow();
   void StartWorker();
+  void ForgetParentThreads();
+  // Empties the queue (the caller holds mu_, or is a forked child's only thread).
+  std::vector<Task> TakeQueued();
   bool WaitUntilCompleted(uint64_t target, int64_t timeout_ms);
 
   Context* const context_;
