@@ -53,9 +53,38 @@ assert all(torch.equal(a, b) for a, b in zip(in_workers, in_parent)), "workers' 
 print("dataloader ok")
 """
 
+# fork() while other threads are in the middle of calls (their streams queued, the pool busy,
+# the library's locks taken and released all the time): every child still computes.
+FORK_UNDER_LOAD = """
+import os, threading, numpy as np, openaclnn
+x = np.linspace(-8, 8, 1 << 19, dtype=np.float32)
+t = np.linspace(0, 1, 1 << 19, dtype=np.float32)
+expected = openaclnn.binary_cross_entropy_with_logits(x, t, reduction="none").tobytes()
+stop = threading.Event()
+def busy():
+    while not stop.is_set():
+        assert openaclnn.binary_cross_entropy_with_logits(x, t, reduction="none").tobytes() == expected
+        openaclnn.binary_cross_entropy_with_logits(x[:100], t[:100])
+threads = [threading.Thread(target=busy) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for _ in range(8):
+    pid = os.fork()
+    if pid == 0:
+        same = openaclnn.binary_cross_entropy_with_logits(x, t, reduction="none").tobytes() == expected
+        os._exit(0 if same else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, status
+stop.set()
+for thread in threads:
+    thread.join()
+print("fork under load ok")
+"""
 
-@pytest.mark.parametrize("script, says", [(FORK, "fork ok"), (DATALOADER, "dataloader ok")],
-                         ids=["os.fork", "DataLoader"])
+
+@pytest.mark.parametrize("script, says", [(FORK, "fork ok"), (DATALOADER, "dataloader ok"),
+                                          (FORK_UNDER_LOAD, "fork under load ok")],
+                         ids=["os.fork", "DataLoader", "os.fork while threads call"])
 def test_forked_children_compute_the_parents_bits(script, says):
     try:
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
