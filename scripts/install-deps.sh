@@ -6,8 +6,10 @@ set -euo pipefail
 # python3-dev and pybind11-dev: the Python package (built whenever they are present).
 packages=(g++ cmake ninja-build pkg-config libhwy-dev nlohmann-json3-dev python3-dev pybind11-dev)
 if [[ "${1:-test}" == "test" ]]; then
+  # python3-venv, -pip, -setuptools, -wheel: the Python package built and installed as a wheel
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev python3 python3-numpy python3-torch
-             python3-pytest python3-mpmath python3-hypothesis
+             python3-pytest python3-mpmath python3-hypothesis python3-venv python3-pip
+             python3-setuptools python3-wheel
              clang libclang-rt-14-dev)  # clang + its runtime: the libFuzzer stage
 fi
 # arm64: the aarch64 cross compiler, qemu-user, and the arm64 libraries the cross-built tests

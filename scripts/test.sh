@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: a release build with every test (C API, units, rounding quality, the
 # Python package and the PyTorch differential and accuracy suites, ATK conformance, install +
-# CANN link lines, examples, docs), the CUDA library where nvcc is found, then the C/C++ tests
-# again under AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer, a bounded
-# libFuzzer run, and an aarch64 cross-build tested under qemu.
+# CANN link lines, examples, docs), the Python wheel installed into a venv and tested there, the
+# CUDA library where nvcc is found, then the C/C++ tests again under AddressSanitizer +
+# UndefinedBehaviorSanitizer and under ThreadSanitizer, a bounded libFuzzer run, and an aarch64
+# cross-build tested under qemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh test
@@ -21,6 +22,11 @@ command -v nvcc >/dev/null ||
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_TESTS=ON
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
+
+# The Python package as its users get it: pip builds a wheel through the CMake build, it installs
+# into a fresh venv (which sees Debian's numpy and torch), and the package's pytest suites run
+# against the installed copy; `pip install .` and `pip uninstall` are checked too.
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs bash python/tests/check_wheel.sh
 
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOPENACLNN_SANITIZE=address,undefined -DOPENACLNN_BUILD_TESTS=ON

@@ -56,7 +56,7 @@ Options of atk:
   --seed N          Seed of the input generator (default 2024). Case i uses (N, i).
   --cases LIST      Run only these case ids, e.g. 0-9,12,200-210.
   --python EXE      Python 3 interpreter with numpy and PyTorch (default: $OPENACLNN_PYTHON,
-                    else python3).
+                    else the one this build was configured with, else python3 from PATH).
   --golden FILE     The golden script (default: atk_golden.py next to this program, else
                     ../share/openaclnn/atk_golden.py relative to it).
   --fused           Run the Backward cases (aclnn_name BinaryCrossEntropyWithLogitsBackward)
@@ -85,16 +85,6 @@ struct AtkOptions {
   throw std::invalid_argument(message + " (see openaclnn --help)");
 }
 
-// The library's own rule (thread_pool.cc): OPENACLNN_NUM_THREADS, else the CPUs available.
-int KernelThreads() {
-  if (const char* text = std::getenv("OPENACLNN_NUM_THREADS"); text && std::atoi(text) > 0) {
-    return std::atoi(text);
-  }
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 int Info() {
   int32_t major = 0, minor = 0, patch = 0;
   aclrtGetVersion(&major, &minor, &patch);
@@ -111,7 +101,7 @@ int Info() {
   const char* soc = aclrtGetSocName();
   std::printf("SoC profile:    %s\n", soc ? soc : "?");
   std::printf("SIMD target:    %s\n", openaclnnKernelSimdTarget());
-  std::printf("threads:        %d\n", KernelThreads());
+  std::printf("threads:        %d\n", openaclnnKernelThreads());
   aclFinalize();
   return 0;
 }
@@ -183,10 +173,22 @@ std::string FindGolden(const AtkOptions& options) {
   throw std::runtime_error("cannot find atk_golden.py; name it with --golden");
 }
 
-std::string FindPython(const AtkOptions& options) {
-  if (!options.python.empty()) return options.python;
+struct Python {
+  std::string executable;
+  const char* chosen_by;
+};
+
+// --python, else $OPENACLNN_PYTHON, else the interpreter CMake was configured with (it had numpy
+// and torch there; PATH's python3 may be another, such as a pyenv one without them), else PATH's.
+Python FindPython(const AtkOptions& options) {
+  if (!options.python.empty()) return {options.python, "--python"};
   const char* env = std::getenv("OPENACLNN_PYTHON");
-  return env && env[0] ? env : "python3";
+  if (env && env[0]) return {env, "$OPENACLNN_PYTHON"};
+  const std::string configured = OPENACLNN_CONFIGURED_PYTHON;
+  if (!configured.empty() && access(configured.c_str(), X_OK) == 0) {
+    return {configured, "the interpreter this build was configured with"};
+  }
+  return {"python3", "python3 from PATH"};
 }
 
 // Runs `argv` (searched in PATH) and waits; returns true if it exited with status 0.
@@ -201,6 +203,23 @@ bool RunProcess(const std::vector<std::string>& args) {
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return false;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The interpreter for the golden script, once it has shown it can import numpy and torch.
+std::string RequirePython(const AtkOptions& options) {
+  const Python python = FindPython(options);
+  bool usable = false;
+  try {
+    usable = RunProcess({python.executable, "-c", "import numpy, torch"});
+  } catch (const std::runtime_error&) {  // not found, or not a program
+  }
+  if (!usable) {
+    throw std::runtime_error("the golden script needs Python 3 with numpy and PyTorch, and " +
+                             python.executable + " (" + python.chosen_by +
+                             ") cannot import them (its error is above); name one that can "
+                             "with --python EXE or OPENACLNN_PYTHON=EXE");
+  }
+  return python.executable;
 }
 
 bool Selected(const AtkOptions& options, int64_t id) {
@@ -249,7 +268,7 @@ int RunAtkFile(const std::string& file, const AtkOptions& options, const fs::pat
   WriteDump(case_dir.string(), file, options.seed, runs);
 
   const auto golden_start = std::chrono::steady_clock::now();
-  if (!RunProcess({FindPython(options), FindGolden(options), case_dir.string()})) {
+  if (!RunProcess({RequirePython(options), FindGolden(options), case_dir.string()})) {
     throw std::runtime_error(label +
                              ": the golden script failed (needs Python 3 with numpy "
                              "and PyTorch; see --python)");

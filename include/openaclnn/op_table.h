@@ -80,6 +80,10 @@ ACLNN_API const openaclnnOpDescriptor* openaclnnFindOp(const char* api);
  * "scalar". What `openaclnn info` and OPENACLNN_VERBOSE report. */
 ACLNN_API const char* openaclnnKernelSimdTarget(void);
 
+/** The threads the CPU kernels compute with (OPENACLNN_NUM_THREADS, else the CPUs available to
+ * the process; README, environment variables). */
+ACLNN_API int openaclnnKernelThreads(void);
+
 #ifdef __cplusplus
 }
 #endif

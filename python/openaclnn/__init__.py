@@ -1,20 +1,36 @@
 """OpenACLNN's binary cross-entropy with logits for NumPy and PyTorch.
 
+For logits ``x``, targets ``t``, ``weight`` w and ``pos_weight`` p (both broadcast; absent means
+1) the element-wise loss is, as in torch.nn.functional.binary_cross_entropy_with_logits::
+
+    l = -w * (p * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))
+
+and ``reduction`` (``"none"``, ``"mean"`` or ``"sum"``) returns l, its mean or its sum.
+
 Every function takes NumPy arrays, PyTorch CPU tensors or any object with ``__dlpack__``, hands
 their memory to the library as strided views (no copies, on any layout with non-negative
 strides) and returns a result of ``input``'s kind (a torch tensor for a torch input, a NumPy
 array otherwise; bfloat16 results, which NumPy cannot hold, are torch tensors) in ``target``'s
 dtype. The dtypes are the C API's: float32, float16, bfloat16; anything else raises
-:class:`Error` with status 161002, never a silent cast. The GIL is released while the library
-computes; calls from many threads are safe and give the serial results bitwise.
+:class:`DtypeError` (a ``TypeError``), never a silent cast; shapes that do not fit raise
+:class:`ShapeError` (a ``ValueError``); both are :class:`Error`, whose ``status`` is the aclnn
+code (161002 for an invalid parameter). Nothing is logged on stderr unless
+``OPENACLNN_LOG_LEVEL`` asks for it. The GIL is released while the library computes; calls from
+many threads, and from forked children, are safe and give the serial results bitwise.
 
-``reduction`` is ``"none"``, ``"mean"`` or ``"sum"``, as in torch.
+Example::
+
+    >>> import numpy as np, openaclnn
+    >>> float(openaclnn.binary_cross_entropy_with_logits(np.float32([0.0]), np.float32([1.0])))
+    0.6931471824645996
+
+``python -m openaclnn`` prints the version, the library's path, SIMD target and thread count.
 """
 import sys
 
 import numpy as np
 
-from ._error import Error
+from ._error import DtypeError, Error, ShapeError
 from ._version import __version__
 from . import _binding
 
@@ -26,6 +42,8 @@ __all__ = [
     "binary_cross_entropy_with_logits_and_grad",
     "BCEWithLogitsLoss",
     "Error",
+    "ShapeError",
+    "DtypeError",
 ]
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -35,9 +53,36 @@ _PARAM_INVALID = 161002
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
                                      reduction="mean"):
-    """The loss, as torch.nn.functional.binary_cross_entropy_with_logits. Differentiable with
-    respect to ``input`` and ``target`` when they are torch tensors that require grad."""
-    if _needs_autograd(input, target):
+    """The loss, as torch.nn.functional.binary_cross_entropy_with_logits:
+    ``l = -w * (p * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))``, element-wise, then
+    reduced.
+
+    Args:
+        input: logits x, any shape (rank <= 8).
+        target: t, input's shape and dtype (float32, float16 or bfloat16).
+        weight: w, broadcastable to input's shape, target's dtype, or None.
+        pos_weight: p, broadcastable to input's shape, target's dtype, or None.
+        reduction: "none" (l, input's shape), "mean" or "sum" (a 0-d result).
+
+    Returns:
+        The loss, of input's kind (NumPy or torch) and target's dtype. With torch tensors that
+        require grad (and grad mode on) it is differentiable with respect to input, target,
+        weight and pos_weight, twice (``create_graph=True``) as torch's is.
+
+    Raises:
+        ShapeError: shapes that do not fit (also a ValueError).
+        DtypeError: a dtype other than float32/float16/bfloat16, or mixed dtypes (TypeError).
+        Error: any other rejected argument (an unknown reduction, a reversed view, ...).
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 0.0], requires_grad=True)
+        >>> loss = openaclnn.binary_cross_entropy_with_logits(x, torch.tensor([1.0, 0.0]))
+        >>> loss.backward()
+        >>> x.grad
+        tensor([-0.2500,  0.2500])
+    """
+    if _needs_autograd(input, target, weight, pos_weight):
         from ._torch import loss_with_autograd
         return loss_with_autograd(input, target, weight, pos_weight, reduction)
     code = _reduction_code(reduction)
@@ -49,15 +94,37 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
 def binary_cross_entropy_with_logits_backward(grad_output, input, target, weight=None,
                                               pos_weight=None, reduction="mean"):
-    """d loss / d input for ``grad_output`` (one element for mean/sum; for none, anything that
-    broadcasts into input's shape)."""
+    """d loss / d input times ``grad_output``: ``grad_output * w * ((1 + (p - 1) * t) *
+    sigmoid(x) - p * t)``, divided by the element count for "mean".
+
+    ``grad_output`` has one element for "mean" and "sum"; for "none", any shape that broadcasts
+    into input's. The other arguments, the result (input's shape, target's dtype) and what is
+    raised are as for :func:`binary_cross_entropy_with_logits`. Not differentiable itself (use
+    torch.autograd with ``create_graph=True`` for second derivatives).
+
+    Example::
+
+        >>> x, t = np.float32([0.0, 0.0]), np.float32([1.0, 0.0])
+        >>> openaclnn.binary_cross_entropy_with_logits_backward(np.float32([1]), x, t)
+        array([-0.25,  0.25], dtype=float32)
+    """
     return _gradient(_binding.backward, grad_output, input, target, weight, pos_weight,
                      reduction)
 
 
 def binary_cross_entropy_with_logits_target_backward(grad_output, input, target, weight=None,
                                                      pos_weight=None, reduction="mean"):
-    """d loss / d target for ``grad_output`` (as for the input gradient)."""
+    """d loss / d target times ``grad_output``: ``-grad_output * w * ((p - 1) *
+    log(sigmoid(x)) + x)``, divided by the element count for "mean". Arguments, result and errors as for
+    :func:`binary_cross_entropy_with_logits_backward`.
+
+    Example::
+
+        >>> x, t = np.float32([1.0, -2.0]), np.float32([1.0, 0.0])
+        >>> openaclnn.binary_cross_entropy_with_logits_target_backward(np.float32([1]), x, t,
+        ...                                                            reduction="sum")
+        array([-1.,  2.], dtype=float32)
+    """
     return _gradient(_binding.target_backward, grad_output, input, target, weight, pos_weight,
                      reduction)
 
@@ -65,7 +132,18 @@ def binary_cross_entropy_with_logits_target_backward(grad_output, input, target,
 def binary_cross_entropy_with_logits_and_grad(input, target, weight=None, pos_weight=None,
                                               reduction="mean"):
     """(loss, d loss / d input for grad_output = 1) in one pass over the inputs; bitwise what
-    the forward and the input gradient give."""
+    :func:`binary_cross_entropy_with_logits` and
+    :func:`binary_cross_entropy_with_logits_backward` give. Arguments and errors as for the
+    loss; the gradient has input's shape. Not differentiable (NumPy-style use, training loops
+    that call backward by hand).
+
+    Example::
+
+        >>> x, t = np.float32([0.0, 0.0]), np.float32([1.0, 0.0])
+        >>> loss, grad = openaclnn.binary_cross_entropy_with_logits_and_grad(x, t, reduction="sum")
+        >>> float(loss), grad
+        (1.3862943649291992, array([-0.5,  0.5], dtype=float32))
+    """
     code = _reduction_code(reduction)
     input, target, weight, pos_weight = _natives(input, target, weight, pos_weight)
     loss = _result(input, target, () if code else input.shape)
@@ -109,11 +187,11 @@ def _torch_tensor_type():
     return torch.Tensor if torch is not None else None
 
 
-def _needs_autograd(input, target):
-    if not (getattr(input, "requires_grad", False) or getattr(target, "requires_grad", False)):
+def _needs_autograd(*operands):
+    if not any(getattr(a, "requires_grad", False) for a in operands):
         return False
     import torch
-    return isinstance(input, torch.Tensor) and torch.is_grad_enabled()
+    return isinstance(operands[0], torch.Tensor) and torch.is_grad_enabled()
 
 
 def _natives(*operands):
@@ -168,6 +246,6 @@ def _result(input, target, shape):
     import torch
     dtype = getattr(torch, name, None)
     if not isinstance(dtype, torch.dtype):
-        raise Error(_PARAM_INVALID, f"target has dtype {name}; the ops take float32, float16 "
-                    "and bfloat16")
+        raise DtypeError(_PARAM_INVALID, f"target has dtype {name}; the ops take float32, "
+                         "float16 and bfloat16")
     return torch.empty(shape, dtype=dtype)

@@ -1,11 +1,14 @@
 // openaclnn._binding: the Python package's only compiled part. It hands caller memory (NumPy
 // arrays through the buffer protocol, anything else through __dlpack__) to the public C API as
 // strided aclTensors, without copying, runs one op with the GIL released and raises
-// openaclnn.Error with the library's status and message when the C API rejects the call.
+// openaclnn.Error (ShapeError, DtypeError: openaclnn._error.error picks the kind) with the
+// library's status and message when the C API rejects the call.
+#include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -20,6 +23,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 #include "openaclnn/aclnn_binary_cross_entropy_with_logits_and_grad.h"
+#include "openaclnn/op_table.h"
 
 namespace py = pybind11;
 
@@ -535,23 +539,56 @@ void Run(Op op, const py::tuple& inputs, int64_t reduction, const py::tuple& out
   Launch(op, in, reduction, out);
 }
 
+// Python users get a rejected call's reason in the exception, not also as a log line on stderr.
+// The library reads its log level once, at its first log call; unless the environment chose a
+// level (OPENACLNN_LOG_LEVEL, ASCEND_GLOBAL_LOG_LEVEL), that first read is made here, with
+// OPENACLNN_LOG_LEVEL=null set only for its duration, so that child processes inherit nothing.
+void QuietUnlessAsked() {
+  if (std::getenv("OPENACLNN_LOG_LEVEL") != nullptr ||
+      std::getenv("ASCEND_GLOBAL_LOG_LEVEL") != nullptr) {
+    return;
+  }
+  setenv("OPENACLNN_LOG_LEVEL", "null", 1);
+  aclAppLog(ACL_DEBUG, __func__, __FILE__, __LINE__, "the openaclnn package is loaded");
+  unsetenv("OPENACLNN_LOG_LEVEL");
+}
+
+// The file the library was loaded from (`python -m openaclnn`).
+std::string LibraryPath() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&aclInit), &info) == 0 || info.dli_fname == nullptr) {
+    return "?";
+  }
+  return info.dli_fname;
+}
+
 }  // namespace
 }  // namespace openaclnn::python
 
 PYBIND11_MODULE(_binding, m) {
   using namespace openaclnn::python;
   m.doc() = "OpenACLNN's C API on caller memory (internal; use the openaclnn package)";
-  // Kept for the process's life, as the module itself is.
-  static py::handle error_class =
-      py::object(py::module_::import("openaclnn._error").attr("Error")).release();
+  QuietUnlessAsked();
+  // Kept for the process's life, as the module itself is: openaclnn._error.error(status,
+  // message) makes the Error of the right kind (shape, dtype or other).
+  static py::handle make_error =
+      py::object(py::module_::import("openaclnn._error").attr("error")).release();
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
     } catch (const Failure& failure) {
-      const py::object error = error_class(failure.status, failure.message);
-      PyErr_SetObject(error_class.ptr(), error.ptr());
+      const py::object error = make_error(failure.status, failure.message);
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
     }
   });
+  m.def(
+      "info",
+      [] {
+        return py::dict(py::arg("library") = LibraryPath(),
+                        py::arg("simd_target") = openaclnnKernelSimdTarget(),
+                        py::arg("threads") = openaclnnKernelThreads());
+      },
+      "Where the library was loaded from, its kernels' SIMD target and thread count");
   m.def(
       "forward",
       [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,

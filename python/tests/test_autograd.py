@@ -4,7 +4,7 @@ import pytest
 import torch
 
 import openaclnn
-from helpers import DTYPES, REDUCTIONS, assert_close, rand, reference_grads
+from helpers import DTYPES, REDUCTIONS, F, assert_close, rand, reference_grads
 
 SHAPE = (5, 6)
 
@@ -98,11 +98,20 @@ def test_no_grad_mode_builds_no_graph():
         assert not openaclnn.binary_cross_entropy_with_logits(x, t, w, p).requires_grad
 
 
-def test_weight_requiring_grad_is_refused():
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_weight_and_pos_weight_gradients(reduction):
+    """d loss / d weight and d loss / d pos_weight (broadcast shapes, summed back) against
+    float64 autograd of the loss written out: -w (p t log sigmoid(x) + (1-t) log sigmoid(-x))."""
     _, x, t, w, p = leaves(7, torch.float32)
-    error = pytest.raises(openaclnn.Error, openaclnn.binary_cross_entropy_with_logits, x, t,
-                          w.requires_grad_()).value
-    assert error.status == 161002 and "weight" in str(error)
+    w.requires_grad_()
+    p.requires_grad_()
+    openaclnn.binary_cross_entropy_with_logits(x, t, w, p, reduction).sum().backward()
+    xx, tt, ww, pp = (a.detach().double().requires_grad_() for a in (x, t, w, p))
+    loss = ww * (pp * tt * F.softplus(-xx) + (1 - tt) * F.softplus(xx))
+    {"none": loss, "mean": loss.mean(), "sum": loss.sum()}[reduction].sum().backward()
+    for ours, ref in ((w.grad, ww.grad), (p.grad, pp.grad)):
+        assert ours.shape == ref.shape
+        assert_close(ours, ref, torch.float32, 4 * ref.abs().max())
 
 
 def test_module_buffers_and_training():

@@ -5,11 +5,18 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "runtime/fork.h"
+
 namespace openaclnn {
 
 template <class T>
 class ObjectRegistry {
  public:
+  ObjectRegistry() { HoldAcrossFork(&mu_, ForkRank::kTable); }
+  ~ObjectRegistry() { ReleaseFromFork(&mu_); }
+  ObjectRegistry(const ObjectRegistry&) = delete;
+  ObjectRegistry& operator=(const ObjectRegistry&) = delete;
+
   // False only when the table could not grow (out of memory); the object is then not live.
   bool Add(const T* object) noexcept {
     std::lock_guard<std::mutex> lock(mu_);

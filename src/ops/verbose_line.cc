@@ -3,7 +3,7 @@
 #include "base/dtype.h"
 #include "base/tensor.h"
 #include "kernels/bce.h"
-#include "ops/simd_target.h"
+#include "kernels/cpu/tile_math.h"
 #include "runtime/device.h"
 
 namespace openaclnn {
@@ -26,7 +26,7 @@ std::string VerboseLine(const openaclnnOpDescriptor& op, const aclTensor* const*
                         int64_t reduction, uint64_t workspace_size) {
   const bool host_kernels = CurrentBceKernels() == &kCpuBceKernels;
   std::string line = std::string(op.api) + " backend=" + ActiveBackend().name +
-                     " simd=" + (host_kernels ? KernelSimdTarget() : "-");
+                     " simd=" + (host_kernels ? EvaluateTileTarget() : "-");
   for (size_t slot = 0; slot < op.operandCount; ++slot) {
     line += std::string(" ") + op.operands[slot].name + "=" + DescribeOperand(tensors[slot]);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/device.h"
+#include "runtime/fork.h"
 #include "runtime/handle_registry.h"
 #include "runtime/report.h"
 #include "runtime/stream_impl.h"
@@ -38,7 +39,11 @@ void StopStream(Stream* stream) {
 }  // namespace
 
 std::mutex& RuntimeMutex() {
-  static auto* mutex = new std::mutex;
+  static auto* mutex = [] {
+    auto* created = new std::mutex;
+    HoldAcrossFork(created, ForkRank::kRuntime);
+    return created;
+  }();
   return *mutex;
 }
 

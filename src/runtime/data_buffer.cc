@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "acl/acl_base.h"
+#include "runtime/fork.h"
 #include "runtime/log.h"
 #include "runtime/report.h"
 
@@ -24,7 +25,11 @@ struct BufferTable {
 };
 
 BufferTable& Buffers() {
-  static auto* table = new BufferTable;
+  static auto* table = [] {
+    auto* created = new BufferTable;
+    HoldAcrossFork(&created->mu, ForkRank::kTable);
+    return created;
+  }();
   return *table;
 }
 

@@ -1,17 +1,38 @@
 #include "runtime/event.h"
 
+#include <new>
+
+#include "runtime/fork.h"
 #include "runtime/handle_registry.h"
 #include "runtime/spin.h"
 
 namespace openaclnn {
 namespace {
 
+void RepairEventsInChild();
+
 HandleRegistry<Event>& Events() {
-  static auto* registry = new HandleRegistry<Event>(0x4556);  // "EV"
+  static auto* registry = [] {
+    auto* created = new HandleRegistry<Event>(0x4556);  // "EV"
+    RepairInForkedChild(ForkRepair::kEvents, RepairEventsInChild);
+    return created;
+  }();
   return *registry;
 }
 
+void RepairEventsInChild() {
+  for (Event* event : Events().All()) event->AfterForkInChild();
+}
+
 }  // namespace
+
+void Event::AfterForkInChild() {
+  // A parent thread may have held mu_ or waited on cv_; neither exists here. Made anew (not
+  // destroyed first: destroying a lock held by a vanished thread is undefined).
+  new (&mu_) std::mutex;
+  new (&cv_) std::condition_variable;
+  waiters_ = 0;
+}
 
 uint64_t Event::BeginRecord() {
   std::lock_guard<std::mutex> lock(mu_);

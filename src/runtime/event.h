@@ -32,6 +32,8 @@ class Event {
   // Blocks (spinning briefly first) until record `sequence` is complete.
   void WaitFor(uint64_t sequence);
   State Snapshot();
+  // In a child of fork(): forgets the parent's threads that held or waited on this event.
+  void AfterForkInChild();
 
   // Queued tasks hold a reference, so aclrtDestroyEvent may run before its records complete.
   void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }

@@ -8,13 +8,20 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/fork.h"
+
 namespace openaclnn {
 
 template <class T>
 class HandleRegistry {
  public:
   // `tag` goes into the top bits so handles of different kinds never coincide.
-  explicit HandleRegistry(uint16_t tag) : next_(static_cast<uintptr_t>(tag) << 48) {}
+  explicit HandleRegistry(uint16_t tag) : next_(static_cast<uintptr_t>(tag) << 48) {
+    HoldAcrossFork(&mu_, ForkRank::kTable);
+  }
+  ~HandleRegistry() { ReleaseFromFork(&mu_); }
+  HandleRegistry(const HandleRegistry&) = delete;
+  HandleRegistry& operator=(const HandleRegistry&) = delete;
 
   void* Add(T* object) {
     std::lock_guard<std::mutex> lock(mu_);

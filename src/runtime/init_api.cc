@@ -6,6 +6,7 @@
 
 #include "acl/acl_rt.h"
 #include "runtime/context.h"
+#include "runtime/fork.h"
 #include "runtime/report.h"
 
 namespace openaclnn {
@@ -18,7 +19,11 @@ struct InitState {
 };
 
 InitState& State() {
-  static auto* state = new InitState;
+  static auto* state = [] {
+    auto* created = new InitState;
+    HoldAcrossFork(&created->mu, ForkRank::kInit);
+    return created;
+  }();
   return *state;
 }
 

@@ -1,4 +1,5 @@
 #include "runtime/memory_registry.h"
+#include "runtime/fork.h"
 
 #include <functional>
 #include <map>
@@ -14,7 +15,11 @@ struct Table {
 };
 
 Table& Live() {
-  static auto* table = new Table;
+  static auto* table = [] {
+    auto* created = new Table;
+    HoldAcrossFork(&created->mu, ForkRank::kTable);
+    return created;
+  }();
   return *table;
 }
 

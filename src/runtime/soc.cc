@@ -7,6 +7,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "runtime/fork.h"
 #include "runtime/log.h"
 #include "runtime/report.h"
 
@@ -35,7 +36,11 @@ struct Names {
 };
 
 Names& Table() {
-  static auto* names = new Names;
+  static auto* names = [] {
+    auto* created = new Names;
+    HoldAcrossFork(&created->mu, ForkRank::kTable);
+    return created;
+  }();
   return *names;
 }
 

@@ -1,9 +1,12 @@
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "runtime/context.h"
+#include "runtime/fork.h"
 #include "runtime/handle_registry.h"
 #include "runtime/log.h"
 #include "runtime/report.h"
@@ -17,10 +20,28 @@ constexpr size_t kInitialRingSize = 64;
 // How long process exit waits for tasks that are running at that moment.
 constexpr std::chrono::milliseconds kExitGrace{500};
 
+void RepairStreamsInChild();
+
 HandleRegistry<Stream>& Streams() {
   // Never destroyed: workers and the exit handler use it while statics are being torn down.
-  static auto* registry = new HandleRegistry<Stream>(0x5354);  // "ST"
+  static auto* registry = [] {
+    auto* created = new HandleRegistry<Stream>(0x5354);  // "ST"
+    RepairInForkedChild(ForkRepair::kStreams, RepairStreamsInChild);
+    return created;
+  }();
   return *registry;
+}
+
+void RepairStreamsInChild() {
+  for (Stream* stream : Streams().All()) stream->AfterForkInChild();
+}
+
+// A parent's worker, in a child of fork(): its std::thread can be neither joined (that would
+// wait forever for a thread that does not exist here) nor destroyed (it is joinable). Kept here,
+// reachable, for the child's life.
+void Orphan(std::thread&& worker) {
+  static auto* orphans = new std::vector<std::thread>;
+  orphans->push_back(std::move(worker));
 }
 
 // A program may exit without destroying its streams (or even synchronizing them). Stop the
@@ -51,12 +72,55 @@ Stream::Stream(Context* context, bool is_default)
       device_(GetDevice(context->device)),
       native_(device_->CreateQueue()),
       ring_(kInitialRingSize) {
-  if (native_ != nullptr) return;
+  if (native_ == nullptr) StartWorker();
+}
+
+void Stream::StartWorker() {
   worker_ = std::thread([this] { Run(); });
   worker_id_ = worker_.get_id();
+  has_worker_ = true;
+}
+
+void Stream::AfterForkInChild() {
+  if (native_ != nullptr) return;  // a device queue is the device's (docs/contract/runtime.md)
+  ForgetParentThreads();
+  for (const Task& task : TakeQueued()) task.Dropped();
+  // The parent's queued and running work never runs here: done, as far as the child can wait.
+  completed_.store(submitted_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  if (stop_) return;  // the parent was stopping it (process exit): it takes no more work
+  try {
+    StartWorker();
+  } catch (const std::system_error& error) {
+    Log(LogLevel::kWarning, "no stream worker in the forked child (%s): work runs on the caller",
+        error.what());
+  }
+}
+
+void Stream::ForgetParentThreads() {
+  // Made anew, not destroyed: destroying a lock that a vanished thread held is undefined.
+  new (&mu_) std::mutex;
+  new (&work_cv_) std::condition_variable;
+  new (&done_cv_) std::condition_variable;
+  if (worker_.joinable()) Orphan(std::move(worker_));
+  has_worker_ = false;
+  worker_sleeping_ = running_here_ = exited_ = false;
+  sync_waiters_.store(0, std::memory_order_relaxed);
+}
+
+std::vector<Task> Stream::TakeQueued() {
+  std::vector<Task> taken;
+  taken.reserve(count_);
+  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) taken.push_back(ring_[head_]);
+  queued_.store(0, std::memory_order_release);
+  return taken;
 }
 
 void Stream::Push(const Task& task) {
+  if (!has_worker_) {  // only in a forked child that could not start one: nothing is queued
+    submitted_.fetch_add(1, std::memory_order_release);
+    task();
+    return Finish();
+  }
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -194,10 +258,7 @@ bool Stream::Abandon(std::chrono::steady_clock::time_point grace) {
   work_cv_.notify_one();
   // The worker takes nothing more: what is queued is let go here (references released, event
   // records completed), outside the lock, since letting go may free other objects.
-  std::vector<Task> dropped;
-  dropped.reserve(count_);
-  for (; count_ > 0; --count_, head_ = (head_ + 1) % ring_.size()) dropped.push_back(ring_[head_]);
-  queued_.store(0, std::memory_order_release);
+  const std::vector<Task> dropped = TakeQueued();
   lock.unlock();
   for (const Task& task : dropped) task.Dropped();
   // Dropped counts as done for anyone synchronizing with the dying stream.

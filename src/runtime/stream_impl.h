@@ -43,6 +43,10 @@ class Stream {
   // or detaches it if it is still busy. Returns false in the detached case.
   bool Abandon(std::chrono::steady_clock::time_point grace);
 
+  // In a child of fork(): the worker and any thread that held mu_ are gone. Drops what the
+  // parent had queued (it counts as completed: the child never runs it) and starts a worker.
+  void AfterForkInChild();
+
   bool OnWorkerThread() const { return std::this_thread::get_id() == worker_id_; }
   Context* context() const { return context_; }
   Device* device() const { return device_; }
@@ -56,6 +60,10 @@ class Stream {
   void Finish();
   void PushLocked(const Task& task);
   void Grow();
+  void StartWorker();
+  void ForgetParentThreads();
+  // Empties the queue (the caller holds mu_, or is a forked child's only thread).
+  std::vector<Task> TakeQueued();
   bool WaitUntilCompleted(uint64_t target, int64_t timeout_ms);
 
   Context* const context_;
@@ -83,6 +91,8 @@ class Stream {
 
   std::thread worker_;
   std::thread::id worker_id_;
+  // False only in a fork()ed child that could not start a worker: tasks then run on the caller.
+  bool has_worker_ = false;
 };
 
 // The live-stream table. CreateStream registers (and, for user streams, adds to the context's

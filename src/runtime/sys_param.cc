@@ -8,6 +8,7 @@
 
 #include "acl/acl_rt.h"
 #include "runtime/context.h"
+#include "runtime/fork.h"
 #include "runtime/report.h"
 
 namespace openaclnn {
@@ -17,7 +18,11 @@ constexpr int kProcessOptions = 4;  // ACL_OPT_DETERMINISTIC .. ACL_OPT_ENABLE_K
 constexpr int kContextOptions = 3;  // ACL_OPT_DETERMINISTIC .. ACL_OPT_STRONG_CONSISTENCY
 
 std::mutex& TableMutex() {
-  static auto* mutex = new std::mutex;
+  static auto* mutex = [] {
+    auto* created = new std::mutex;
+    HoldAcrossFork(created, ForkRank::kTable);
+    return created;
+  }();
   return *mutex;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "runtime/fork.h"
 #include "runtime/log.h"
 #include "runtime/spin.h"
 
@@ -47,12 +48,31 @@ int DefaultThreads() {
   return static_cast<int>(requested);
 }
 
+// The pool in use. Never destroyed: stream workers may still run kernels while static objects
+// are torn down. A fork()ed child replaces it (ReplaceInChild).
+std::atomic<ThreadPool*> current{nullptr};
+
 }  // namespace
 
 ThreadPool& ThreadPool::Instance() {
-  // Never destroyed: stream workers may still run kernels while static objects are torn down.
-  static ThreadPool* pool = new ThreadPool(DefaultThreads());
-  return *pool;
+  static const bool started = [] {
+    current.store(new ThreadPool(DefaultThreads()), std::memory_order_release);
+    RepairInForkedChild(ForkRepair::kThreadPool, ReplaceInChild);
+    return true;
+  }();
+  (void)started;
+  return *current.load(std::memory_order_acquire);
+}
+
+// The parent's workers do not exist in a child of fork(), and its locks and condition variables
+// may be held or waited on by threads that vanished. The child gets a fresh pool of the same
+// size whose workers start with its first parallel Run; the old one stays reachable, unused.
+void ThreadPool::ReplaceInChild() {
+  ThreadPool* parent = current.load(std::memory_order_relaxed);
+  auto* fresh = new ThreadPool(1);
+  fresh->threads_.store(parent->threads(), std::memory_order_relaxed);
+  fresh->parent_ = parent;
+  current.store(fresh, std::memory_order_release);
 }
 
 ThreadPool::ThreadPool(int threads) : threads_(1) { SetThreads(threads); }
@@ -89,6 +109,10 @@ void ThreadPool::Run(int participants, Task task, void* context) {
   if (participants <= 1 || !lock.owns_lock()) {
     task(context, 0);
     return;
+  }
+  if (static_cast<int>(workers_.size()) + 1 < threads()) {  // a forked child's first Run
+    SetThreads(threads());
+    participants = std::min(participants, threads());
   }
   task_ = task;
   context_ = context;

@@ -35,6 +35,7 @@ class ThreadPool {
 
  private:
   explicit ThreadPool(int threads);
+  static void ReplaceInChild();
   void WorkerLoop(int worker, uint64_t seen);
   void WaitForWork(uint64_t seen);
   void WaitUntilDone();
@@ -57,6 +58,8 @@ class ThreadPool {
   std::condition_variable work_cv_, done_cv_;
   std::atomic<int> sleepers_{0};
   std::atomic<bool> caller_sleeping_{false};
+
+  ThreadPool* parent_ = nullptr;  // in a fork()ed child: the parent's pool, kept reachable
 };
 
 }  // namespace openaclnn::cpu
