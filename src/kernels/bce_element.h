@@ -93,9 +93,22 @@ OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
   }
 }
 
-// Whether the estimate's rounding to `type` is certain (math.h: Settled, SettledOdd).
-OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, FloatType type) {
-  return type == FloatType::kFloat32 ? math::Settled(estimate) : math::SettledOdd(estimate);
+// The grid of a 16-bit output type (math.h: RoundToGrid).
+struct Grid {
+  int precision, min_exponent;
+};
+OPENACLNN_HOST_DEVICE inline Grid GridOf(FloatType type) {
+  return type == FloatType::kFloat16 ? Grid{11, -14} : Grid{8, -126};
+}
+
+// Whether the estimate's rounding to `type` is certain (math.h: Settled, SettledOnGrid), and
+// then *value a double whose one rounding to `type` is the result.
+OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, FloatType type,
+                                            double* value) {
+  *value = estimate.value;
+  if (type == FloatType::kFloat32) return math::Settled(estimate);
+  const Grid grid = GridOf(type);
+  return math::SettledOnGrid(estimate, grid.precision, grid.min_exponent, value);
 }
 
 // The value of `kind` at one element, correctly rounded once to the output type `type` (returned
@@ -105,8 +118,10 @@ OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, Flo
 OPENACLNN_HOST_DEVICE inline float BceElement(LossKind kind, double gradient_scale,
                                               const ElementInputs& in, FloatType type) {
   if (!AllFinite(kind, in)) return RoundedTo(BceReference(kind, gradient_scale, in), type);
-  const ElementEstimate estimate = BceEstimate(kind, gradient_scale, in);
-  if (SettledIn(estimate, type)) return RoundedTo(estimate.value, type);
+  double settled = 0.0;
+  if (SettledIn(BceEstimate(kind, gradient_scale, in), type, &settled)) {
+    return RoundedTo(settled, type);
+  }
   return RoundedTo(math::exact::RoundToOdd(BceExact(kind, gradient_scale, in)), type);
 }
 

@@ -145,16 +145,21 @@ struct ScalarOpsOf {
     const Bits biased = BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
     return BitCast<T>((biased >> 4) << kMantissaBits);
   }
-  // a rounded to fp32's 24 significant bits toward zero, with the last kept bit set where a
-  // dropped bit was (round to odd), held as T (fp64 only); NaN for 0 < |a| < 2^-126, where fp32
-  // keeps fewer bits. (dropped + kDropped) carries into the kept bit exactly when dropped != 0.
-  OPENACLNN_HOST_DEVICE static V RoundToOdd32(V a) {
-    constexpr Bits kDropped = (Bits{1} << 29) - 1;
-    const Bits bits = BitCast<Bits>(a);
-    const Bits odd = (bits & ~kDropped) | (((bits & kDropped) + kDropped) & (kDropped + 1));
-    const T magnitude = std::fabs(a);
-    return magnitude < static_cast<T>(0x1p-126) && magnitude != 0 ? BitCast<T>(~Bits{0})
-                                                                 : BitCast<T>(odd);
+  // a rounded to nearest, ties to even, on the grid of a binary format of `precision`
+  // significant bits whose normal range starts at 2^min_exponent (fp16: 11, -14; bf16: 8, -126),
+  // subnormal spacing below it, held as T (fp64 only; |a| below 2^900): (a + M) - M with
+  // M = 1.5 * 2^(e + 53 - precision), e the exponent of a floored at min_exponent, so M's ulp
+  // is the grid's spacing at a; a's sign is kept (a tiny negative a gives -0, as IEEE's rounding).
+  // An integer on its own is the exponent field: no conversion, no division.
+  OPENACLNN_HOST_DEVICE static V RoundToGrid(V a, int precision, int min_exponent) {
+    constexpr Bits kExponentMask = Bits{0x7ff} << kMantissaBits;
+    constexpr Bits kSign = Bits{1} << 63;
+    const Bits exponent = BitCast<Bits>(a) & kExponentMask;
+    const Bits floor = static_cast<Bits>(min_exponent + kExponentBias) << kMantissaBits;
+    const Bits scale = static_cast<Bits>(kMantissaBits + 1 - precision) << kMantissaBits;
+    const T magic =
+        BitCast<T>(((exponent > floor ? exponent : floor) + scale) | (Bits{1} << (kMantissaBits - 1)));
+    return BitCast<T>(BitCast<Bits>((a + magic) - magic) | (BitCast<Bits>(a) & kSign));
   }
   // table[i mod 16] for rounded = kRoundMagic + i (kRoundMagic's low 4 bits are 0; i may be
   // negative).

@@ -24,8 +24,7 @@ struct TileInputs {
 
 // Where the tile's results go: `count` contiguous elements of `type`; nullptr: not stored.
 // `staged`: the elements are an fp32 tile that a strided write converts to `type` afterwards; they
-// hold `type`'s values (fp16/bf16 rounded to odd at fp32's precision, which that conversion
-// rounds the rest of the way correctly).
+// hold `type`'s values (fp16/bf16 results are exactly such values, so that conversion is exact).
 struct TileOutput {
   void* data = nullptr;
   FloatType type = FloatType::kFloat32;

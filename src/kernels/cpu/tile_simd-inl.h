@@ -45,20 +45,18 @@ struct HwyOpsOf {
         hn::BitCast(du, rounded) + hn::Set(du, static_cast<TU>(16 * kExponentBias) - magic_bits);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
   }
-  // math::ScalarOpsOf::RoundToOdd32, lane by lane (fp64 lanes).
-  static V RoundToOdd32(V a) {
-    const V magnitude = hn::Abs(a);
-    const auto tiny = hn::And(hn::Lt(magnitude, Set(0x1p-126)), hn::Ne(magnitude, hn::Zero(DV())));
-    return hn::IfThenElse(tiny, hn::NaN(DV()), OddBits32(a));
-  }
-  // a rounded to odd at fp32's 24 significant bits (as RoundToOdd32, without its NaN for tiny a).
-  static V OddBits32(V a) {
+  // math::ScalarOpsOf::RoundToGrid, lane by lane (fp64 lanes).
+  static V RoundToGrid(V a, int precision, int min_exponent) {
     const hn::RebindToUnsigned<DV> du;
     using TU = hn::TFromD<decltype(du)>;
-    const auto dropped_mask = hn::Set(du, (TU{1} << 29) - 1);
     const auto bits = hn::BitCast(du, a);
-    const auto sticky = hn::And(hn::And(bits, dropped_mask) + dropped_mask, hn::Set(du, TU{1} << 29));
-    return hn::BitCast(DV(), hn::Or(hn::AndNot(dropped_mask, bits), sticky));
+    const auto exponent = hn::And(bits, hn::Set(du, TU{0x7ff} << kMantissaBits));
+    const auto floor = hn::Set(du, static_cast<TU>(min_exponent + kExponentBias) << kMantissaBits);
+    const auto scale = hn::Set(du, static_cast<TU>(kMantissaBits + 1 - precision) << kMantissaBits);
+    const V magic = hn::BitCast(
+        DV(), hn::Or(hn::Max(exponent, floor) + scale, hn::Set(du, TU{1} << (kMantissaBits - 1))));
+    const auto sign = hn::And(bits, hn::Set(du, TU{1} << 63));
+    return hn::BitCast(DV(), hn::Or(hn::BitCast(du, (a + magic) - magic), sign));
   }
   // table[i mod 16] per lane for rounded = kRoundMagic + i. Tables hold 16 entries: 16 lanes
   // permute them in registers, 8 lanes (AVX-512 fp64: one two-register permute) likewise,
@@ -177,8 +175,9 @@ struct WideOps64 {
   static V Pow2Sixteenths(V rounded) {
     return EachPart<kParts>([&](size_t k) { return Part::Pow2Sixteenths(rounded.part[k]); });
   }
-  static V RoundToOdd32(V a) {
-    return EachPart<kParts>([&](size_t k) { return Part::RoundToOdd32(a.part[k]); });
+  static V RoundToGrid(V a, int precision, int min_exponent) {
+    return EachPart<kParts>(
+        [&](size_t k) { return Part::RoundToGrid(a.part[k], precision, min_exponent); });
   }
   static V LookupRounded(const double* table, V rounded) {
     return EachPart<kParts>([&](size_t k) { return Part::LookupRounded(table, rounded.part[k]); });
@@ -321,12 +320,11 @@ struct Operands {
   Vectors<kStep> x, t, w, p, g;
 };
 
-// Vector j of `wide` rounded once to `type` (fp16/bf16 as the fp32 value Store narrows exactly
-// the right way: rounded to odd first, so the second rounding is the correct one).
+// Vector j of `wide` as fp32: rounded once for an fp32 output; fp16/bf16 results are already
+// their type's values (or past its range, which Store makes +-inf), so exact.
 template <size_t kParts>
-V NarrowTo(FloatType type, const Wide64<kParts>& wide, size_t j) {
-  if (type == FloatType::kFloat32) return Narrow(wide.part[2 * j], wide.part[2 * j + 1]);
-  return Narrow(HwyOps64::OddBits32(wide.part[2 * j]), HwyOps64::OddBits32(wide.part[2 * j + 1]));
+V NarrowTo(const Wide64<kParts>& wide, size_t j) {
+  return Narrow(wide.part[2 * j], wide.part[2 * j + 1]);
 }
 
 // What a loss kind's evaluation writes, and in which types.
@@ -418,8 +416,12 @@ struct Evaluator {
   template <size_t kStep>
   Wide64<2 * kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate,
                            const Operands<kStep>& in, LossKind kind, FloatType type) const {
-    const auto settled = type == FloatType::kFloat32 ? Settled(estimate) : SettledOdd(estimate);
+    using O64 = WideOps64<2 * kStep>;
     Wide64<2 * kStep> values = estimate.value;
+    const Grid grid = GridOf(type);
+    const auto settled = type == FloatType::kFloat32
+                             ? Settled(estimate)
+                             : SettledOnGrid<O64>(estimate, grid.precision, grid.min_exponent, &values);
     for (size_t j = 0; j < kStep; ++j) {
       const auto lower = settled.part[2 * j], upper = settled.part[2 * j + 1];
       if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(lower, upper)))) continue;
@@ -576,10 +578,10 @@ void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& s
   HWY_ALIGN double bounds[kStep * kLanes];
   for (size_t j = 0; j < kStep; ++j) {
     if (targets.store_value) {
-      hn::Store(NarrowTo(targets.value_type, results.value, j), D(), values + j * kLanes);
+      hn::Store(NarrowTo(results.value, j), D(), values + j * kLanes);
     }
     if (Eval::kWithGradient) {
-      hn::Store(NarrowTo(targets.gradient_type, results.gradient, j), D(), gradients + j * kLanes);
+      hn::Store(NarrowTo(results.gradient, j), D(), gradients + j * kLanes);
     }
     if (targets.sum) {
       for (size_t half = 0; half < 2; ++half) {
@@ -616,10 +618,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
       if (targets.store_value) {
-        Store(sinks.output, at, NarrowTo(targets.value_type, results.value, j));
+        Store(sinks.output, at, NarrowTo(results.value, j));
       }
       if (Eval::kWithGradient) {
-        Store(sinks.gradient, at, NarrowTo(targets.gradient_type, results.gradient, j));
+        Store(sinks.gradient, at, NarrowTo(results.gradient, j));
       }
       if (targets.sum) {
         accumulator.Add(j % BlockAccumulator::kGroups, results.sum, results.bound, j);
