@@ -9,6 +9,7 @@
 #include "kernels/bce.h"
 #include "kernels/math.h"
 #include "kernels/math_exact.h"
+#include "kernels/math_reference.h"
 
 namespace openaclnn {
 

@@ -15,50 +15,9 @@
 
 namespace openaclnn::math {
 
-// Constants for exp(r) on |r| <= ln2/2 (Cephes expf coefficients, accurate to under 1 ulp in
-// fp32) and the argument reduction around it.
-inline constexpr float kLog2E = 1.44269504088896341f;
-inline constexpr float kLn2Hi = 0.693359375f;  // few mantissa bits: n * kLn2Hi is exact
-inline constexpr float kLn2Lo = -2.12194440e-4f;
 // 1.5 * 2^23: x + M rounds x to an integer i (for |x| < 2^22) and holds i in its low mantissa
 // bits, which the exponent arithmetic (Pow2Rounded) and the table lookups (LookupRounded) read.
 inline constexpr float kRoundMagic = 12582912.0f;
-// exp(-a) is evaluated directly up to a = kExpNearMax and, scaled by 2^64, up to kExpArgMax:
-// beyond, exp(-a) < 2^-150 rounds to 0, and clamping keeps the exponent arithmetic small.
-inline constexpr float kExpNearMax = 64.0f;
-inline constexpr float kExpArgMax = 120.0f;
-OPENACLNN_TABLE float kExpP[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
-                                 4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
-// log(1 + e) by table: 1 + e is split at the nearest 1 + i/8 (i = 0..8), with
-// kLogReciprocal[i] = r = 1/(1 + i/8) rounded to fp32, kLogReciprocalMinusOne[i] = r - 1 (exact)
-// and kLogCenterHi/Lo[i] = -log(r) to 48 bits (i = 0 is exact: r = 1, log 0, so small results
-// keep every digit).
-OPENACLNN_TABLE float kLogReciprocal[16] = {0x1.000000p+0f, 0x1.c71c72p-1f, 0x1.99999ap-1f,
-                                            0x1.745d18p-1f, 0x1.555556p-1f, 0x1.3b13b2p-1f,
-                                            0x1.24924ap-1f, 0x1.111112p-1f, 0x1.000000p-1f};
-OPENACLNN_TABLE float kLogReciprocalMinusOne[16] = {0.0f,
-                                                    -0x1.c71c70p-4f,
-                                                    -0x1.999998p-3f,
-                                                    -0x1.1745d0p-2f,
-                                                    -0x1.555554p-2f,
-                                                    -0x1.89d89cp-2f,
-                                                    -0x1.b6db6cp-2f,
-                                                    -0x1.dddddcp-2f,
-                                                    -0x1.000000p-1f};
-OPENACLNN_TABLE float kLogCenterHi[16] = {0.0f,           0x1.e27074p-4f, 0x1.c8ff7ap-3f,
-                                          0x1.4618bap-2f, 0x1.9f323cp-2f, 0x1.f128f4p-2f,
-                                          0x1.1e85f4p-1f, 0x1.41d8fcp-1f, 0x1.62e430p-1f};
-OPENACLNN_TABLE float kLogCenterLo[16] = {0.0f,
-                                          0x1.c55e5cp-29f,
-                                          0x1.e6a68ap-29f,
-                                          0x1.0e2f66p-29f,
-                                          0x1.97f30ap-27f,
-                                          -0x1.0a1f20p-27f,
-                                          0x1.9c1036p-27f,
-                                          0x1.88ce58p-26f,
-                                          -0x1.05c610p-29f};
-// log1p(y) = y + y^2 * (-1/2 + y/3 - y^2/4 + y^3/5 - y^4/6) for |y| <= 1/16, error < 2^-26.
-OPENACLNN_TABLE float kLog1pTaylor[] = {-1.0f / 6, 1.0f / 5, -1.0f / 4, 1.0f / 3, -1.0f / 2};
 
 // fp64 constants of the correctly rounded formulas (ExpNeg64, Log1pReduced, Reciprocal1p,
 // Loss64, GradSelf64, GradTarget64). Tables and polynomials come from
@@ -110,8 +69,8 @@ inline constexpr double kExpArgMax64 = 700.0;
 // 2^-43 leaves a margin of 3.7; rounding_test.cc measures the estimates against binary128.
 inline constexpr double kEstimateError64 = 0x1p-43;
 
-// The formulas (Relu ... ReferenceGradTarget) live in math_formulas.inc so that each Highway
-// target can compile its own copy of them (see the note there).
+// The formulas live in math_formulas.inc so that each Highway target can compile its own copy of
+// them (see the note there); the fp32 reference formulas, scalar only, in math_reference.h.
 #include "kernels/math_formulas.inc"
 
 // The policy for one element at a time (host loops, tails of SIMD loops, CUDA threads), in fp32

@@ -26,13 +26,6 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#undef OPENACLNN_FMA_TARGET
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || \
-    (HWY_ARCH_ARM_A64 && HWY_TARGET == HWY_NEON)
-#define OPENACLNN_FMA_TARGET 1
-#else
-#define OPENACLNN_FMA_TARGET 0
-#endif
 
 // RunSteps is flattened for speed, except under the sanitizers (see there).
 #ifndef OPENACLNN_FLATTEN
@@ -51,7 +44,9 @@
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
 
-#if OPENACLNN_FMA_TARGET
+// Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
+// do the lanes get the scalar code's bits.
+#if HWY_NATIVE_FMA
 namespace hn = hwy::HWY_NAMESPACE;
 
 #include "kernels/cpu/tile_simd-inl.h"

@@ -5,15 +5,14 @@
 
 using D = hn::ScalableTag<float>;
 
-// The vector policy for math.h's formulas over descriptor DV (fp32 lanes, or fp64 lanes for the
-// exact-to-fp32 formulas): each member is the lane-wise IEEE operation of the same member of
-// math::ScalarOpsOf.
+// The vector policy for math.h's formulas over fp64 lanes (descriptor DV): each member is the
+// lane-wise IEEE operation of the same member of math::ScalarOpsOf.
 template <class DV>
 struct HwyOpsOf {
   using T = hn::TFromD<DV>;
   using V = hn::Vec<DV>;
-  static constexpr int kMantissaBits = sizeof(T) == 4 ? 23 : 52;
-  static constexpr int kExponentBias = sizeof(T) == 4 ? 127 : 1023;
+  static constexpr int kMantissaBits = 52;
+  static constexpr int kExponentBias = 1023;
 
   static V Set(T c) { return hn::Set(DV(), c); }
   static V Neg(V a) { return hn::Neg(a); }
@@ -26,15 +25,6 @@ struct HwyOpsOf {
   static V RoundTo32(V a) {
     const hn::Rebind<float, DV> df;
     return hn::PromoteTo(DV(), hn::DemoteTo(df, a));
-  }
-  // 2^(i + k) for rounded = kRoundMagic + i: integer arithmetic on the exponent field.
-  static V Pow2Rounded(V rounded, int k) {
-    const hn::RebindToSigned<DV> di;
-    using TI = hn::TFromD<decltype(di)>;
-    const TI magic_bits =
-        BitCast<TI>(static_cast<T>(sizeof(T) == 4 ? math::kRoundMagic : math::kRoundMagic64));
-    const auto biased = hn::BitCast(di, rounded) + hn::Set(di, kExponentBias + k - magic_bits);
-    return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(biased));
   }
   // 2^floor(i/16) for rounded = kRoundMagic64 + i (math::ScalarOpsOf::Pow2Sixteenths).
   static V Pow2Sixteenths(V rounded) {
@@ -58,20 +48,19 @@ struct HwyOpsOf {
     const auto sign = hn::And(bits, hn::Set(du, TU{1} << 63));
     return hn::BitCast(DV(), hn::Or(hn::BitCast(du, (a + magic) - magic), sign));
   }
-  // table[i mod 16] per lane for rounded = kRoundMagic + i. Tables hold 16 entries: 16 lanes
-  // permute them in registers, 8 lanes (AVX-512 fp64: one two-register permute) likewise,
-  // narrower gather.
+  // table[i mod 16] per lane for rounded = kRoundMagic64 + i. Tables hold 16 entries: 8 lanes
+  // permute them in registers (AVX-512: one two-register permute; Highway 1.0 has no such op),
+  // narrower vectors gather.
   static V LookupRounded(const T* table, V rounded) {
     const hn::RebindToSigned<DV> di;
     const auto index = hn::BitCast(di, rounded) & hn::Set(di, 15);
-    if constexpr (hn::MaxLanes(DV()) == 16) {
-      return hn::TableLookupLanes(hn::LoadU(DV(), table), hn::IndicesFromVec(DV(), index));
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-    } else if constexpr (hn::MaxLanes(DV()) == 8 && sizeof(T) == 8) {
+    if constexpr (hn::MaxLanes(DV()) == 8) {
       return V{_mm512_permutex2var_pd(hn::LoadU(DV(), table).raw, index.raw,
                                       hn::LoadU(DV(), table + 8).raw)};
+    }
 #endif
-    } else if constexpr (hn::MaxLanes(DV()) == 8) {
+    if constexpr (hn::MaxLanes(DV()) == 8) {
       const auto in_half = hn::IndicesFromVec(DV(), index & hn::Set(di, 7));
       const auto upper = hn::RebindMask(DV(), hn::TestBit(index, hn::Set(di, 8)));
       return hn::IfThenElse(upper, hn::TableLookupLanes(hn::LoadU(DV(), table + 8), in_half),
@@ -83,7 +72,6 @@ struct HwyOpsOf {
 };
 
 using D64 = hn::Repartition<double, D>;
-using HwyOps = HwyOpsOf<D>;
 using HwyOps64 = HwyOpsOf<D64>;
 
 // kParts fp64 vectors evaluated side by side (the halves of several float vectors), and the
