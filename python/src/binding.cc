@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -449,56 +450,28 @@ struct TensorDeleter {
 };
 using TensorHandle = std::unique_ptr<aclTensor, TensorDeleter>;
 
-enum class Op { kForward, kBackward, kTargetBackward, kForwardAndGrad };
-
 using Tensors = std::vector<const aclTensor*>;
 
-aclnnStatus GetWorkspaceSize(Op op, const Tensors& in, int64_t reduction,
-                             const std::vector<aclTensor*>& out, uint64_t* bytes,
-                             aclOpExecutor** executor) {
-  switch (op) {
-    case Op::kForward:
-      return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3],
-                                                               reduction, out[0], bytes, executor);
-    case Op::kBackward:
-      return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
-          in[0], in[1], in[2], in[3], in[4], reduction, out[0], bytes, executor);
-    case Op::kTargetBackward:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
-          in[0], in[1], in[2], in[3], in[4], reduction, out[0], bytes, executor);
-    case Op::kForwardAndGrad:
-      return aclnnBinaryCrossEntropyWithLogitsAndGradGetWorkspaceSize(
-          in[0], in[1], in[2], in[3], in[4], reduction, out[0], out[1], bytes, executor);
-  }
-  return kParamInvalid;  // unreachable: every Op is a case
-}
-
-aclnnStatus Execute(Op op, void* workspace, uint64_t bytes, aclOpExecutor* executor,
-                    aclrtStream stream) {
-  switch (op) {
-    case Op::kForward:
-      return aclnnBinaryCrossEntropyWithLogits(workspace, bytes, executor, stream);
-    case Op::kBackward:
-      return aclnnBinaryCrossEntropyWithLogitsBackward(workspace, bytes, executor, stream);
-    case Op::kTargetBackward:
-      return aclnnBinaryCrossEntropyWithLogitsTargetBackward(workspace, bytes, executor, stream);
-    case Op::kForwardAndGrad:
-      return aclnnBinaryCrossEntropyWithLogitsAndGrad(workspace, bytes, executor, stream);
-  }
-  return kParamInvalid;  // unreachable: every Op is a case
+// The ops come from the library's op table (openaclnn/op_table.h): its descriptors run both
+// phases with the tensors in API order, so no op is switched on here.
+const openaclnnOpDescriptor& OpNamed(const char* api) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+  if (op == nullptr) throw std::logic_error(std::string("the library has no op ") + api);
+  return *op;
 }
 
 // Both phases of one op on this thread's stream, then a synchronisation. Called without the GIL.
-void Launch(Op op, const Tensors& in, int64_t reduction, const std::vector<aclTensor*>& out) {
+void Launch(const openaclnnOpDescriptor& op, Tensors operands, int64_t reduction) {
   ThreadRuntime& runtime = ThisThread();
   const aclrtStream stream = runtime.stream();
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
-  if (const aclnnStatus status = GetWorkspaceSize(op, in, reduction, out, &bytes, &executor)) {
+  if (const aclnnStatus status =
+          op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor)) {
     Fail(status, RecentMessage());
   }
   void* workspace = runtime.workspace().Reserve(bytes);
-  if (const aclnnStatus status = Execute(op, workspace, bytes, executor, stream)) {
+  if (const aclnnStatus status = op.launch(workspace, bytes, executor, stream)) {
     Fail(status, RecentMessage());
   }
   if (const aclError status = aclrtSynchronizeStream(stream)) Fail(status, RecentMessage());
@@ -510,9 +483,10 @@ TensorHandle Create(const Operand& operand) {
   return tensor;
 }
 
-// Runs `op` on `inputs` (None for an absent optional operand) writing into `outputs`.
-void Run(Op op, const py::tuple& inputs, int64_t reduction, const py::tuple& outputs,
-         const std::vector<const char*>& input_names,
+// Runs `op` on `inputs` (None for an absent optional operand) writing into `outputs`, both in
+// the op's API order.
+void Run(const openaclnnOpDescriptor& op, const py::tuple& inputs, int64_t reduction,
+         const py::tuple& outputs, const std::vector<const char*>& input_names,
          const std::vector<const char*>& output_names) {
   std::vector<std::unique_ptr<Operand>> in_operands(inputs.size());
   std::vector<std::unique_ptr<Operand>> out_operands(outputs.size());
@@ -526,17 +500,19 @@ void Run(Op op, const py::tuple& inputs, int64_t reduction, const py::tuple& out
   }
   py::gil_scoped_release release;
   std::vector<TensorHandle> owned;
-  Tensors in;
+  Tensors operands;  // API order: the inputs, then the outputs
   for (const auto& operand : in_operands) {
     owned.push_back(operand ? Create(*operand) : nullptr);
-    in.push_back(owned.back().get());
+    operands.push_back(owned.back().get());
   }
-  std::vector<aclTensor*> out;
   for (const auto& operand : out_operands) {
     owned.push_back(Create(*operand));
-    out.push_back(owned.back().get());
+    operands.push_back(owned.back().get());
   }
-  Launch(op, in, reduction, out);
+  if (operands.size() != op.operandCount) {
+    throw std::logic_error(std::string(op.api) + ": the binding passes another operand count");
+  }
+  Launch(op, std::move(operands), reduction);
 }
 
 // Python users get a rejected call's reason in the exception, not also as a log line on stderr.
@@ -593,15 +569,18 @@ PYBIND11_MODULE(_binding, m) {
       "forward",
       [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,
          int64_t reduction, py::handle out) {
-        Run(Op::kForward, py::make_tuple(self, target, weight, pos_weight), reduction,
-            py::make_tuple(out), {"input", "target", "weight", "pos_weight"}, {"out"});
+        static const openaclnnOpDescriptor& op = OpNamed("aclnnBinaryCrossEntropyWithLogits");
+        Run(op, py::make_tuple(self, target, weight, pos_weight), reduction, py::make_tuple(out),
+            {"input", "target", "weight", "pos_weight"}, {"out"});
       },
       "aclnnBinaryCrossEntropyWithLogits into `out`");
   m.def(
       "backward",
       [](py::handle grad_output, py::handle self, py::handle target, py::handle weight,
          py::handle pos_weight, int64_t reduction, py::handle out) {
-        Run(Op::kBackward, py::make_tuple(grad_output, self, target, weight, pos_weight), reduction,
+        static const openaclnnOpDescriptor& op =
+            OpNamed("aclnnBinaryCrossEntropyWithLogitsBackward");
+        Run(op, py::make_tuple(grad_output, self, target, weight, pos_weight), reduction,
             py::make_tuple(out), {"grad_output", "input", "target", "weight", "pos_weight"},
             {"out"});
       },
@@ -610,9 +589,11 @@ PYBIND11_MODULE(_binding, m) {
       "target_backward",
       [](py::handle grad_output, py::handle self, py::handle target, py::handle weight,
          py::handle pos_weight, int64_t reduction, py::handle out) {
-        Run(Op::kTargetBackward, py::make_tuple(grad_output, self, target, weight, pos_weight),
-            reduction, py::make_tuple(out),
-            {"grad_output", "input", "target", "weight", "pos_weight"}, {"out"});
+        static const openaclnnOpDescriptor& op =
+            OpNamed("aclnnBinaryCrossEntropyWithLogitsTargetBackward");
+        Run(op, py::make_tuple(grad_output, self, target, weight, pos_weight), reduction,
+            py::make_tuple(out), {"grad_output", "input", "target", "weight", "pos_weight"},
+            {"out"});
       },
       "aclnnBinaryCrossEntropyWithLogitsTargetBackward into `out`");
   m.def(
@@ -620,8 +601,10 @@ PYBIND11_MODULE(_binding, m) {
       [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,
          int64_t reduction, py::handle out, py::handle grad_self) {
         // gradOutput null: the gradient for grad_output = 1
-        Run(Op::kForwardAndGrad, py::make_tuple(self, target, weight, pos_weight, py::none()),
-            reduction, py::make_tuple(out, grad_self),
+        static const openaclnnOpDescriptor& op =
+            OpNamed("aclnnBinaryCrossEntropyWithLogitsAndGrad");
+        Run(op, py::make_tuple(self, target, weight, pos_weight, py::none()), reduction,
+            py::make_tuple(out, grad_self),
             {"input", "target", "weight", "pos_weight", "grad_output"}, {"out", "grad_input"});
       },
       "aclnnBinaryCrossEntropyWithLogitsAndGrad (gradOutput = 1) into `out` and `grad_self`");
