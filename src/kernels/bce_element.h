@@ -1,7 +1,7 @@
 // One element of every BCE-with-logits kind, as a host/device function: the definition that the
 // CPU's scalar path runs, that every SIMD target must match bit for bit (its SIMD lanes that do not
-// settle come here), and that a GPU thread runs. Inputs are already widened to fp32; absent operands (weight, pos_weight, gradOutput)
-// read as 1.
+// settle come here), and that a GPU thread runs. Inputs are already widened to fp32; absent
+// operands (weight, pos_weight, gradOutput) read as 1.
 #pragma once
 
 #include <cmath>

@@ -36,25 +36,35 @@ OPENACLNN_TABLE double kExp2Sixteenths64[16] = {
 // exp(s) = 1 + s + s^2 * P(s) on |s| <= ln2/32, P of degree 3 (kExpPoly64[i] is the coefficient
 // of s^(3-i)): relative error 2^-45.6.
 OPENACLNN_TABLE double kExpPoly64[] = {0x1.1111d8fc2d6fep-7, 0x1.5556b330ec55bp-5,
-                                        0x1.55555555254ecp-3, 0x1.ffffffff57e8ep-2};
+                                       0x1.55555555254ecp-3, 0x1.ffffffff57e8ep-2};
 // 1 + e (e in [0, 1]) is split at the nearest c_j = 1 + j/15: kLogReciprocal64[j] = 1/c_j
 // rounded to fp64, kLogCenter64[j] = -log(kLogReciprocal64[j]) rounded to fp64 (2^-54.6).
 OPENACLNN_TABLE double kLogReciprocal64[16] = {
-    0x1.0000000000000p+0,  0x1.e000000000000p-1, 0x1.c3c3c3c3c3c3cp-1, 0x1.aaaaaaaaaaaabp-1,
-    0x1.9435e50d79436p-1,  0x1.8000000000000p-1, 0x1.6db6db6db6db7p-1, 0x1.5d1745d1745d1p-1,
-    0x1.4de9bd37a6f4ep-1,  0x1.4000000000000p-1, 0x1.3333333333333p-1, 0x1.2762762762762p-1,
-    0x1.1c71c71c71c72p-1,  0x1.1249249249249p-1, 0x1.08d3dcb08d3ddp-1, 0x1.0000000000000p-1};
-OPENACLNN_TABLE double kLogCenter64[16] = {
-    0x0.0p+0,              0x1.08598b59e3a07p-4, 0x1.005588ad375aep-3, 0x1.7565011e49675p-3,
-    0x1.e41fccb76b0d7p-3,  0x1.269621134db92p-2, 0x1.588c2d913348fp-2, 0x1.882f1ef83ed45p-2,
-    0x1.b5b3e24235e88p-2,  0x1.e148a1a2726cep-2, 0x1.058aefa811452p-1, 0x1.199fac68b4ab8p-1,
-    0x1.2cf25fad8f1c3p-1,  0x1.3f91275240811p-1, 0x1.5188a4a02d7fep-1, 0x1.62e42fefa39efp-1};
+    0x1.0000000000000p+0, 0x1.e000000000000p-1, 0x1.c3c3c3c3c3c3cp-1, 0x1.aaaaaaaaaaaabp-1,
+    0x1.9435e50d79436p-1, 0x1.8000000000000p-1, 0x1.6db6db6db6db7p-1, 0x1.5d1745d1745d1p-1,
+    0x1.4de9bd37a6f4ep-1, 0x1.4000000000000p-1, 0x1.3333333333333p-1, 0x1.2762762762762p-1,
+    0x1.1c71c71c71c72p-1, 0x1.1249249249249p-1, 0x1.08d3dcb08d3ddp-1, 0x1.0000000000000p-1};
+OPENACLNN_TABLE double kLogCenter64[16] = {0x0.0p+0,
+                                           0x1.08598b59e3a07p-4,
+                                           0x1.005588ad375aep-3,
+                                           0x1.7565011e49675p-3,
+                                           0x1.e41fccb76b0d7p-3,
+                                           0x1.269621134db92p-2,
+                                           0x1.588c2d913348fp-2,
+                                           0x1.882f1ef83ed45p-2,
+                                           0x1.b5b3e24235e88p-2,
+                                           0x1.e148a1a2726cep-2,
+                                           0x1.058aefa811452p-1,
+                                           0x1.199fac68b4ab8p-1,
+                                           0x1.2cf25fad8f1c3p-1,
+                                           0x1.3f91275240811p-1,
+                                           0x1.5188a4a02d7fep-1,
+                                           0x1.62e42fefa39efp-1};
 // log1p(y) = y + y^2 * Q(y) on y in [-1/32, 1/30] (what the split leaves), Q of degree 6
 // (kLog1pPoly64[i] is the coefficient of y^(6-i)): relative error 2^-48.8.
-OPENACLNN_TABLE double kLog1pPoly64[] = {-0x1.fd6f908a737adp-4, 0x1.24fb2e1fb5548p-3,
-                                          -0x1.5555d54ac7a67p-3, 0x1.99998bbd09ff8p-3,
-                                          -0x1.fffffff532d6dp-3, 0x1.55555555902eep-2,
-                                          -0x1.0000000000080p-1};
+OPENACLNN_TABLE double kLog1pPoly64[] = {
+    -0x1.fd6f908a737adp-4, 0x1.24fb2e1fb5548p-3, -0x1.5555d54ac7a67p-3, 0x1.99998bbd09ff8p-3,
+    -0x1.fffffff532d6dp-3, 0x1.55555555902eep-2, -0x1.0000000000080p-1};
 // exp(-a) is formed for a <= kExpArgMax64 (2^-1010 < e^-700 stays normal); beyond, e^-a is taken
 // as e^-700, which changes no result: every factor it meets is below 2^256, and where such a rest
 // would underflow fp64 the double-double path keeps its sign (math_exact.h: MulKeepingSign).
@@ -101,7 +111,8 @@ struct ScalarOpsOf {
   // i >= -16160): i + 16 * bias is positive, so a logical shift divides it.
   OPENACLNN_HOST_DEVICE static V Pow2Sixteenths(V rounded) {
     const Bits magic_bits = BitCast<Bits>(static_cast<T>(kRoundMagic64));
-    const Bits biased = BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
+    const Bits biased =
+        BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
     return BitCast<T>((biased >> 4) << kMantissaBits);
   }
   // a rounded to nearest, ties to even, on the grid of a binary format of `precision`
@@ -116,8 +127,8 @@ struct ScalarOpsOf {
     const Bits exponent = BitCast<Bits>(a) & kExponentMask;
     const Bits floor = static_cast<Bits>(min_exponent + kExponentBias) << kMantissaBits;
     const Bits scale = static_cast<Bits>(kMantissaBits + 1 - precision) << kMantissaBits;
-    const T magic =
-        BitCast<T>(((exponent > floor ? exponent : floor) + scale) | (Bits{1} << (kMantissaBits - 1)));
+    const T magic = BitCast<T>(((exponent > floor ? exponent : floor) + scale) |
+                               (Bits{1} << (kMantissaBits - 1)));
     return BitCast<T>(BitCast<Bits>((a + magic) - magic) | (BitCast<Bits>(a) & kSign));
   }
   // table[i mod 16] for rounded = kRoundMagic + i (kRoundMagic's low 4 bits are 0; i may be

@@ -34,11 +34,12 @@ struct TileOutput {
 
 // Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
 // stores them to `output` (each correctly rounded once to its type) when it has data, and with
-// `sum` (kind kLoss; the gradients never reduce) returns the sum of their fp64 estimates and of their error bounds in the block
-// order of FoldLanes (else zeros). With kind kLoss and a `gradient` that has data, the same pass
-// also stores there the gradient with respect to self (of the gradOutput operand, times
-// gradient_scale): bitwise what kind kGradSelf stores, from the one exp(-|x|) both need. Runs the
-// best SIMD target of this CPU (Highway dispatch); bitwise the same as EvaluateTileScalar.
+// `sum` (kind kLoss; the gradients never reduce) returns the sum of their fp64 estimates and of
+// their error bounds in the block order of FoldLanes (else zeros). With kind kLoss and a `gradient`
+// that has data, the same pass also stores there the gradient with respect to self (of the
+// gradOutput operand, times gradient_scale): bitwise what kind kGradSelf stores, from the one
+// exp(-|x|) both need. Runs the best SIMD target of this CPU (Highway dispatch); bitwise the same
+// as EvaluateTileScalar.
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient = {});
 

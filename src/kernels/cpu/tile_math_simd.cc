@@ -26,7 +26,6 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-
 // RunSteps is flattened for speed, except under the sanitizers (see there).
 #ifndef OPENACLNN_FLATTEN
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

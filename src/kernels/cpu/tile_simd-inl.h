@@ -407,9 +407,10 @@ struct Evaluator {
     using O64 = WideOps64<2 * kStep>;
     Wide64<2 * kStep> values = estimate.value;
     const Grid grid = GridOf(type);
-    const auto settled = type == FloatType::kFloat32
-                             ? Settled(estimate)
-                             : SettledOnGrid<O64>(estimate, grid.precision, grid.min_exponent, &values);
+    const auto settled =
+        type == FloatType::kFloat32
+            ? Settled(estimate)
+            : SettledOnGrid<O64>(estimate, grid.precision, grid.min_exponent, &values);
     for (size_t j = 0; j < kStep; ++j) {
       const auto lower = settled.part[2 * j], upper = settled.part[2 * j + 1];
       if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(lower, upper)))) continue;
@@ -429,8 +430,8 @@ struct Evaluator {
     for (size_t j = 0; j < kStep; ++j) {
       V64& lower = values.part[2 * j];
       V64& upper = values.part[2 * j + 1];
-      const auto finite = hn::Not(hn::Or(hn::IsNaN(loss.bound.part[2 * j]),
-                                         hn::IsNaN(loss.bound.part[2 * j + 1])));
+      const auto finite =
+          hn::Not(hn::Or(hn::IsNaN(loss.bound.part[2 * j]), hn::IsNaN(loss.bound.part[2 * j + 1])));
       if (HWY_LIKELY(hn::AllTrue(D64(), finite))) continue;
       const V reference = ReferenceLanes(in, j);
       const auto first = hn::IsNaN(loss.bound.part[2 * j]);
@@ -457,9 +458,8 @@ struct Evaluator {
   // The lanes of vector j that the estimates left unsettled (settled_* lanes 0) recomputed by the
   // scalar element function; out of line, so the common path keeps its registers.
   template <size_t kStep>
-  HWY_NOINLINE void SettleLanes(LossKind kind, FloatType type, V64 settled_lower,
-                                V64 settled_upper, const Operands<kStep>& in, size_t j,
-                                V64& lower, V64& upper) const {
+  HWY_NOINLINE void SettleLanes(LossKind kind, FloatType type, V64 settled_lower, V64 settled_upper,
+                                const Operands<kStep>& in, size_t j, V64& lower, V64& upper) const {
     constexpr size_t kLanes = hn::MaxLanes(D());
     HWY_ALIGN float inputs[kOut][kLanes];
     HWY_ALIGN double values[kLanes];

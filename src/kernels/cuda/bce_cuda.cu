@@ -169,9 +169,7 @@ __global__ void __launch_bounds__(kBlockLanes) ExactPartialsKernel(const DeviceL
   ExactBlock(launch, blockIdx.x);
 }
 
-__global__ void FinishExactKernel(const DeviceLaunch launch) {
-  cuda::FinishExactReduction(launch);
-}
+__global__ void FinishExactKernel(const DeviceLaunch launch) { cuda::FinishExactReduction(launch); }
 
 __global__ void __launch_bounds__(kThreads) FillKernel(const cuda::DeviceFill fill) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;

@@ -126,8 +126,7 @@ OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int6
 }
 
 // The exact pass's term for flat element `flat` (tile_math.h: ExactTileSum's).
-OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch,
-                                                         int64_t flat) {
+OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch, int64_t flat) {
   const ElementInputs in = InputsAt(launch, flat);
   if (!AllFinite(LossKind::kLoss, in)) return {BceReference(LossKind::kLoss, 1.0, in), 0.0};
   return BceExact(LossKind::kLoss, 1.0, in);
@@ -148,8 +147,8 @@ OPENACLNN_HOST_DEVICE inline T LaneSum(const T* values, int count, int lane) {
 }
 
 // The exact pass's sum of lane `lane` of block `block`, its terms computed in index order.
-OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLaneSum(const DeviceLaunch& launch,
-                                                          int64_t block, int count, int lane) {
+OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLaneSum(const DeviceLaunch& launch, int64_t block,
+                                                          int count, int lane) {
   math::exact::DD sum;
   for (int i = lane; i < count; i += kBlockLanes) {
     sum = sum + ExactLossAt(launch, block * kReductionBlock + i);

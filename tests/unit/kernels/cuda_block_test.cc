@@ -32,7 +32,8 @@ void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
   std::vector<Partial> terms(kReductionBlock);
   for (int64_t block = 0; block < blocks; ++block) {
     const int length = cuda::BlockLength(launch, block);
-    for (int i = 0; i < length; ++i) terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i);
+    for (int i = 0; i < length; ++i)
+      terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i);
     Partial lanes[kBlockLanes];
     for (int lane = 0; lane < kBlockLanes; ++lane) {
       lanes[lane] = cuda::LaneSum(terms.data(), length, lane);

@@ -163,8 +163,8 @@ double RoundedOnce(Exact exact, FloatType type) {
   const Quad rest = (exact.hi - static_cast<Quad>(wide)) + exact.lo;
   const auto odd_toward = [](auto value, Quad beyond) {
     using T = decltype(value);
-    const bool even = (BitCast<std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>>(value) &
-                       1) == 0;
+    const bool even =
+        (BitCast<std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>>(value) & 1) == 0;
     return beyond != 0 && even ? std::nextafter(value, beyond > 0 ? T(INFINITY) : T(-INFINITY))
                                : value;
   };
@@ -292,7 +292,8 @@ TEST_P(Rounding, EveryOpIsCorrectlyRounded) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       Record(quality, got[i], ExactOf(kind, inputs[i]), type);
     }
-    ExpectEveryResultRounded(quality, std::string(names[static_cast<int>(kind)]) + " " + TypeName(type));
+    ExpectEveryResultRounded(quality,
+                             std::string(names[static_cast<int>(kind)]) + " " + TypeName(type));
   }
 }
 
@@ -377,7 +378,8 @@ class ReductionRounding : public testing::TestWithParam<FloatType> {};
 // sanitizers).
 TEST_P(ReductionRounding, RandomSumsAndMeansAreTheExactTotalRoundedOnce) {
   const FloatType type = GetParam();
-  for (const auto& [reduction, length] : {std::pair{Reduction::kSum, 257}, {Reduction::kMean, 256}}) {
+  for (const auto& [reduction, length] :
+       {std::pair{Reduction::kSum, 257}, {Reduction::kMean, 256}}) {
     const std::vector<Input> inputs =
         InType(RandomInputs(99 + length, 2000 / kSampleScale * length), type);
     Quality quality;
@@ -449,7 +451,9 @@ TEST_P(BoundaryRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
       {"loss t=0", LossKind::kLoss,
        NearMidpoints(
            type, count, example,
-           [&](std::mt19937& rng) { return Input{large(rng), 0.0f, factor(rng), 1.0f, 1.0f}; },
+           [&](std::mt19937& rng) {
+             return Input{large(rng), 0.0f, factor(rng), 1.0f, 1.0f};
+           },
            [](const Input& in) { return double{in.w} * in.x; })},
       // t = 1, x < 0: w*p*|x| + w*p*log1p(exp(x)).
       {"loss t=1", LossKind::kLoss,
@@ -540,8 +544,7 @@ TEST_P(BoundaryRounding, TotalsNextToAMidpointAreRoundedTheRightWay) {
   }
 }
 
-const auto kTypes =
-    testing::Values(FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16);
+const auto kTypes = testing::Values(FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16);
 const auto kTypeName = [](const auto& param_info) {
   return std::string(TypeName(param_info.param));
 };
