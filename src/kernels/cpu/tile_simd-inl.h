@@ -79,8 +79,12 @@ using HwyOps64 = HwyOpsOf<D64>;
 // instructions, which the core overlaps. exp and log are long dependency chains; evaluated one
 // vector after another they leave the core waiting (measured on Zen 5: 2 parts +6%, 4 parts
 // +30% over 1; tile_bench).
+// (User-provided constructors: see Step.)
 template <size_t kParts>
 struct Wide64 {
+  Wide64() {}
+  template <class... Parts>
+  explicit Wide64(Parts... parts) : part{parts...} {}
   hn::Vec<D64> part[kParts];
 };
 template <size_t kParts>
@@ -91,7 +95,7 @@ struct WideMask64 {
 // Written as pack expansions, not loops: GCC then keeps every part in a register.
 template <size_t kParts, class Op, size_t... kIndex>
 HWY_INLINE Wide64<kParts> EachPartOf(Op op, std::index_sequence<kIndex...>) {
-  return {{op(kIndex)...}};
+  return Wide64<kParts>(op(kIndex)...);
 }
 template <size_t kParts, class Op>
 HWY_INLINE Wide64<kParts> EachPart(Op op) {
@@ -202,7 +206,7 @@ using Vectors = Step<V, kStep>;
 // kStep float vectors as the 2*kStep fp64 parts of a Wide64 (vector j: parts 2j, 2j+1), and back.
 template <size_t kStep, size_t... kIndex>
 HWY_INLINE Wide64<2 * kStep> WidenEach(const Vectors<kStep>& v, std::index_sequence<kIndex...>) {
-  return {{(kIndex % 2 == 0 ? Lower64(v[kIndex / 2]) : Upper64(v[kIndex / 2]))...}};
+  return Wide64<2 * kStep>((kIndex % 2 == 0 ? Lower64(v[kIndex / 2]) : Upper64(v[kIndex / 2]))...);
 }
 template <size_t kStep>
 HWY_INLINE Wide64<2 * kStep> Widen(const Vectors<kStep>& v) {
