@@ -17,6 +17,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "callback_gate.h"
 
 namespace {
 
@@ -165,17 +166,6 @@ TEST_F(Fork, ChildOfAMultiThreadedParentComputesTheParentsBits) {
   EXPECT_TRUE(SameBits(loss.Compute(stream_), parent));  // the parent is unaffected
 }
 
-// A callback that holds the stream's worker until the parent lets it go.
-struct Gate {
-  std::atomic<bool> open{false};
-  std::atomic<bool> entered{false};
-  static void Hold(void* data) {
-    auto* gate = static_cast<Gate*>(data);
-    gate->entered = true;
-    while (!gate->open.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }
-};
-
 TEST_F(Fork, ChildForkedWithWorkQueuedDropsItAndComputesAgain) {
   Loss loss;
   const std::vector<float> parent = loss.Compute(stream_);
@@ -185,8 +175,9 @@ TEST_F(Fork, ChildForkedWithWorkQueuedDropsItAndComputesAgain) {
   Loss queued;
   // fork() while the worker runs a callback and the op waits behind it; a second stream's
   // worker is busy with a large op at the same moment.
-  Gate gate;
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
+  CallbackGate gate;
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream_),
+            ACL_SUCCESS);
   ASSERT_TRUE(queued.Launch(stream_));
   aclrtEvent after = nullptr;
   ASSERT_EQ(aclrtCreateEvent(&after), ACL_SUCCESS);

@@ -13,21 +13,11 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "callback_gate.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A callback that blocks its stream until the test opens the gate.
-struct Gate {
-  std::atomic<bool> open{false};
-  std::atomic<bool> entered{false};
-  static void Hold(void* data) {
-    auto* gate = static_cast<Gate*>(data);
-    gate->entered = true;
-    while (!gate->open.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }
-};
 
 void AppendIndex(void* data) {
   auto* pair = static_cast<std::pair<std::vector<int>*, int>*>(data);
@@ -349,8 +339,9 @@ TEST_F(Runtime, StreamRunsManyTasksInOrder) {
 TEST_F(Runtime, MemcpyAsyncReturnsBeforeTheCopyRuns) {
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  Gate gate;
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+  CallbackGate gate;
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
   std::vector<uint8_t> source(4096, 0x5A), target(4096, 0);
   void* device = nullptr;
   ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -393,8 +384,9 @@ TEST_F(Runtime, AsyncCallsValidateLikeTheirSyncForms) {
 TEST_F(Runtime, SynchronizeWithTimeoutExpiresThenSucceeds) {
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  Gate gate;
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+  CallbackGate gate;
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
   const auto start = Clock::now();
   EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
   EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(25));
@@ -451,8 +443,9 @@ TEST_F(Runtime, StreamWithConfigAndForceDestroy) {
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC),
             ACL_SUCCESS);
-  Gate gate;
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+  CallbackGate gate;
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
   std::vector<int> order;
   std::pair<std::vector<int>*, int> payload{&order, 1};
   ASSERT_EQ(aclrtLaunchCallback(AppendIndex, &payload, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
@@ -481,8 +474,9 @@ TEST_F(Runtime, EventRecordQuerySynchronizeAndElapsedTime) {
   float ms = -1;
   EXPECT_EQ(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_INVALID_PARAM);
 
-  Gate gate;
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+  CallbackGate gate;
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(start, stream), ACL_SUCCESS);
   ASSERT_EQ(aclrtLaunchCallback(Sleep20ms, nullptr, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(end, stream), ACL_SUCCESS);
@@ -530,9 +524,10 @@ TEST_F(Runtime, StreamWaitEventOrdersWorkAcrossStreams) {
   ASSERT_EQ(aclrtCreateStream(&consumer), ACL_SUCCESS);
   aclrtEvent ready = nullptr;
   ASSERT_EQ(aclrtCreateEvent(&ready), ACL_SUCCESS);
-  Gate gate;
+  CallbackGate gate;
   std::vector<uint8_t> source(1024, 0x42), middle(1024, 0), target(1024, 0);
-  ASSERT_EQ(aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, producer), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, producer),
+            ACL_SUCCESS);
   ASSERT_EQ(
       aclrtMemcpyAsync(middle.data(), 1024, source.data(), 1024, ACL_MEMCPY_HOST_TO_HOST, producer),
       ACL_SUCCESS);
@@ -661,8 +656,8 @@ TEST(Exit, ProgramThatNeverDestroysItsStreamsExitsCleanly) {
         aclrtSetDevice(0);
         aclrtStream stream = nullptr;
         aclrtCreateStream(&stream);
-        static Gate gate;  // never opened: a task is blocked at exit
-        aclrtLaunchCallback(Gate::Hold, &gate, ACL_CALLBACK_BLOCK, stream);
+        static CallbackGate gate;  // never opened: a task is blocked at exit
+        aclrtLaunchCallback(CallbackGate::Hold, &gate, ACL_CALLBACK_BLOCK, stream);
         aclrtLaunchCallback(Sleep20ms, nullptr, ACL_CALLBACK_BLOCK, nullptr);
         while (!gate.entered) std::this_thread::yield();
         std::exit(3);
