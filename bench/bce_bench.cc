@@ -323,7 +323,6 @@ void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weig
                    : operands.One(role, type, value);
   }
   operands.Full(OPENACLNN_ROLE_GRAD_SELF_OUT, count, type, kContiguous, 0.0f, 0.0f);
-  void* workspace = Filled((count + 4095) / 4096 * 2, type, 0.0f, 0.0f);  // a double per block
   Roles fused_roles = operands.roles, backward_roles = operands.roles;
   fused_roles[OPENACLNN_ROLE_GRAD_OUTPUT] = nullptr;  // all ones
   backward_roles[OPENACLNN_ROLE_OUT] = operands.roles[OPENACLNN_ROLE_GRAD_SELF_OUT];
@@ -332,12 +331,15 @@ void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weig
   const auto fused_operands = InApiOrder(fused_op, fused_roles);
   const auto forward_operands = InApiOrder(forward, operands.roles);
   const auto backward_operands = InApiOrder(backward, backward_roles);
+  // The fused op's workspace is the forward's (a gradient needs none): as the ops ask for it.
+  std::vector<void*> owned;
+  void* workspace = Workspace(fused_op, fused_operands, reduction, &owned);
   TimeCalls(state, count, [&] {
     if (fused) return Call(fused_op, fused_operands, reduction, workspace);
     return Call(forward, forward_operands, reduction, workspace) &&
            Call(backward, backward_operands, reduction, workspace);
   });
-  aclrtFree(workspace);
+  for (void* data : owned) aclrtFree(data);
 }
 
 // loss_and_grad/{fused,two_calls}/...: the fused extension against the two calls it replaces,
