@@ -72,7 +72,6 @@ struct HwyOpsOf {
 };
 
 using D64 = hn::Repartition<double, D>;
-using HwyOps64 = HwyOpsOf<D64>;
 
 // kParts fp64 vectors evaluated side by side (the halves of several float vectors), and the
 // policy that applies every operation to each: a step of a formula then issues kParts independent
@@ -123,16 +122,8 @@ inline Wide64<kParts> operator*(Wide64<kParts> a, Wide64<kParts> b) {
   return EachPart<kParts>([&](size_t k) { return a.part[k] * b.part[k]; });
 }
 template <size_t kParts>
-inline Wide64<kParts> operator/(Wide64<kParts> a, Wide64<kParts> b) {
-  return EachPart<kParts>([&](size_t k) { return a.part[k] / b.part[k]; });
-}
-template <size_t kParts>
 inline WideMask64<kParts> operator<(Wide64<kParts> a, Wide64<kParts> b) {
   return CompareParts(a, b, [](auto u, auto v) { return hn::Lt(u, v); });
-}
-template <size_t kParts>
-inline WideMask64<kParts> operator>(Wide64<kParts> a, Wide64<kParts> b) {
-  return b < a;
 }
 template <size_t kParts>
 inline WideMask64<kParts> operator==(Wide64<kParts> a, Wide64<kParts> b) {
