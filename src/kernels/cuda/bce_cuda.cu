@@ -1,4 +1,5 @@
-// The CUDA kernels of the BCE-with-logits family: one fused pass per launch. Element-wise
+// The CUDA kernels of the BCE-with-logits family: one fused pass per launch (the one-pass loss and
+// self gradient writes both results from it). Element-wise
 // results come from a grid-stride kernel that reads 4 elements per operand at once (one vector
 // load where the operand is contiguous and aligned, gathers through strides otherwise, one value
 // for broadcast operands); fp16/bf16 are widened in registers. Mean and sum follow the CPU's
@@ -81,6 +82,9 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
     values[j] = BceElement(kKind, launch.gradient_scale, in, launch.operand[kOut].layout.type);
   }
   WriteFour(launch, first, values);
+  if (kKind == LossKind::kLoss && cuda::Fused(launch)) {
+    for (int j = 0; j < kVector; ++j) cuda::WriteGradientAt(launch, first + j);
+  }
 }
 
 template <LossKind kKind>
@@ -93,6 +97,7 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
     } else {
       for (int64_t i = first; i < launch.count; ++i) {
         cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
+        if (kKind == LossKind::kLoss && cuda::Fused(launch)) cuda::WriteGradientAt(launch, i);
       }
     }
   }
@@ -137,6 +142,7 @@ __global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaun
     const Partial term = cuda::LossTermAt(launch, begin + i);
     values[i] = term.sum;
     bounds[k] = term.bound;
+    if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, begin + i);
   }
   __syncthreads();
   const double sum = FoldedLaneSums(values, length);
@@ -204,12 +210,6 @@ void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
 }
 
 const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
-  // The one-pass loss + gradient extension has no CUDA kernel yet: refuse it rather than leave
-  // its gradient unwritten.
-  if (problem.operands[kGradSelfOut].slot >= 0) {
-    return "aclnnBinaryCrossEntropyWithLogitsAndGrad has no CUDA kernel yet; call the forward and "
-           "aclnnBinaryCrossEntropyWithLogitsBackward instead";
-  }
   const DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   auto stream = static_cast<cudaStream_t>(context.queue);
   if (problem.reduction == Reduction::kNone) {

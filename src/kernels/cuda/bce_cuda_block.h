@@ -132,9 +132,23 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& lau
   return BceExact(LossKind::kLoss, 1.0, in);
 }
 
-OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value) {
-  const DeviceOperand& out = launch.operand[kOut];
-  StoreFrom32(out.base, out.layout.type, ElementAt(launch, kOut, flat), value);
+OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value,
+                                          int which = kOut) {
+  const DeviceOperand& out = launch.operand[which];
+  StoreFrom32(out.base, out.layout.type, ElementAt(launch, which, flat), value);
+}
+
+// Whether the launch is the fused loss-and-gradient pass (kGradSelfOut present).
+OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
+  return launch.operand[kGradSelfOut].access != Access::kAbsent;
+}
+
+// The fused pass's second result at flat element `flat`: the self gradient (of the problem's
+// gradOutput, times gradient_scale), bitwise what kind kGradSelf gives, stored to kGradSelfOut.
+OPENACLNN_HOST_DEVICE inline void WriteGradientAt(const DeviceLaunch& launch, int64_t flat) {
+  const float value = BceElement(LossKind::kGradSelf, launch.gradient_scale, InputsAt(launch, flat),
+                                 launch.operand[kGradSelfOut].layout.type);
+  WriteAt(launch, flat, value, kGradSelfOut);
 }
 
 // Lane `lane` of a block's fixed summation order (bce_reduction.h): its elements lane,

@@ -24,16 +24,20 @@ constexpr int64_t kCount = kRows * kCols;
 void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
   const cuda::DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   if (problem.reduction == Reduction::kNone) {
-    for (int64_t i = 0; i < problem.count; ++i)
+    for (int64_t i = 0; i < problem.count; ++i) {
       cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
+      if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, i);
+    }
     return;
   }
   const int64_t blocks = ReductionBlocks(problem.count);
   std::vector<Partial> terms(kReductionBlock);
   for (int64_t block = 0; block < blocks; ++block) {
     const int length = cuda::BlockLength(launch, block);
-    for (int i = 0; i < length; ++i)
+    for (int i = 0; i < length; ++i) {
       terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i);
+      if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, block * kReductionBlock + i);
+    }
     Partial lanes[kBlockLanes];
     for (int lane = 0; lane < kBlockLanes; ++lane) {
       lanes[lane] = cuda::LaneSum(terms.data(), length, lane);
@@ -82,6 +86,7 @@ struct Case {
   Reduction reduction;
   FloatType type;
   Layout layout;
+  bool fused;  // the one-pass loss and self gradient (kind kLoss)
 };
 
 class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
@@ -105,7 +110,8 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   problem.shape[1] = kCols;
   problem.count = kCount;
   // A gradient of a mean loss is scaled by 1/N (the ops plan it as element-wise).
-  if (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous) {
+  if ((c.kind != LossKind::kLoss && c.layout == Layout::kContiguous) ||
+      (c.fused && c.reduction == Reduction::kMean)) {
     problem.gradient_scale = 1.0 / kCount;
   }
   const int64_t row_major[] = {kCols, 1};
@@ -118,12 +124,19 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
       broadcast_rows,
       row_major,
       c.layout == Layout::kStridedOut ? column_major : row_major};
-  // Every operand up to out; the fused pass's second output (kGradSelfOut) stays absent.
-  for (int which = 0; which <= kOut; ++which) {
+  // Every operand up to out, and for the fused pass its second output, laid out as an element-wise
+  // out (and its gradOutput).
+  const int last = c.fused ? kGradSelfOut : kOut;
+  for (int which = 0; which <= last; ++which) {
     StridedOperand& operand = problem.operands[which];
     operand.slot = which;
     operand.type = c.type;
-    if (which == kGradOutput && c.kind == LossKind::kLoss) operand.slot = -1;
+    if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
+    if (which == kGradSelfOut) {
+      const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
+      for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
+      continue;
+    }
     if (which == kOut && c.reduction != Reduction::kNone) {
       operand.offset = 3;  // one element, reached through the offset alone
       continue;
@@ -133,19 +146,24 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     }
   }
   std::vector<uint32_t> cpu_out(kCount, 0), cuda_out(kCount, 0);
+  std::vector<uint32_t> cpu_gradient(kCount, 0), cuda_gradient(kCount, 0);
   const size_t workspace_words = ReductionWorkspaceBytesFor(kCount) / sizeof(double);
   std::vector<double> cpu_partials(workspace_words), cuda_partials(workspace_words);
-  const auto context = [&](std::vector<uint32_t>& out, std::vector<double>& partials) {
+  const auto context = [&](std::vector<uint32_t>& out, std::vector<uint32_t>& gradient,
+                           std::vector<double>& partials) {
     LaunchContext launch;
-    launch.addresses = {
-        const_cast<uint32_t*>(self.data()),   const_cast<uint32_t*>(target.data()),
-        const_cast<uint32_t*>(weight.data()), const_cast<uint32_t*>(pos_weight.data()),
-        const_cast<uint32_t*>(grad.data()),   out.data()};
+    launch.addresses = {const_cast<uint32_t*>(self.data()),
+                        const_cast<uint32_t*>(target.data()),
+                        const_cast<uint32_t*>(weight.data()),
+                        const_cast<uint32_t*>(pos_weight.data()),
+                        const_cast<uint32_t*>(grad.data()),
+                        out.data(),
+                        gradient.data()};
     launch.workspace = partials.data();
     return launch;
   };
-  ASSERT_EQ(kCpuBceKernels.run(problem, context(cpu_out, cpu_partials)), nullptr);
-  RunAsCuda(problem, context(cuda_out, cuda_partials));
+  ASSERT_EQ(kCpuBceKernels.run(problem, context(cpu_out, cpu_gradient, cpu_partials)), nullptr);
+  RunAsCuda(problem, context(cuda_out, cuda_gradient, cuda_partials));
   const auto bits = [&](const std::vector<uint32_t>& out, int64_t i) {
     const float value = LoadAs32(out.data(), c.type, i);
     return std::isnan(value) ? 0x7fc00000u : BitCast<uint32_t>(value);  // any NaN is NaN
@@ -156,6 +174,9 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     checked += bits(cpu_out, i) != 0;
   }
   EXPECT_GT(checked, 0) << "the case wrote nothing";
+  for (int64_t i = 0; i < kCount && c.fused; ++i) {
+    ASSERT_EQ(bits(cuda_gradient, i), bits(cpu_gradient, i)) << "gradient element " << i;
+  }
   // The result is rounded to fp32 or narrower, which would hide most fp64 order differences:
   // the blocks' fp64 partials (sums and bounds) themselves must agree.
   const size_t partial_words = 2 * static_cast<size_t>(ReductionBlocks(kCount));
@@ -174,7 +195,8 @@ std::vector<Case> AllCases() {
       for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
         for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
           if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
-          cases.push_back({kind, reduction, type, layout});
+          cases.push_back({kind, reduction, type, layout, false});
+          if (kind == LossKind::kLoss) cases.push_back({kind, reduction, type, layout, true});
         }
       }
     }
