@@ -1,6 +1,8 @@
 """The repository documents itself: fails if a tracked file points at the specification files
-that live outside the repository (the contract is docs/contract/), or if a markdown link in
-docs/ or README.md names a file, or a heading in a markdown file, that does not exist.
+that live outside the repository (the contract is docs/contract/), if a markdown link in docs/
+or README.md names a file, or a heading in a markdown file, that does not exist, or if a code
+name in backticks there (a function, type or constant of ours: `SettleReduction`, `kOut`; or a
+path in the tree: `src/kernels/math.h`) no longer exists in the tree.
 
 Usage: check_docs.py REPOSITORY_ROOT"""
 import os
@@ -85,10 +87,42 @@ def broken_links(root, files):
     return problems
 
 
+# Backticked names checked against the sources: CamelCase names and k-constants (the project's
+# spellings of functions, types and constants), optionally qualified and called; paths under the
+# tree's top folders. Other spans (commands, variables, values, other libraries' names) are text.
+CODE_NAME = re.compile(r"(?:[A-Za-z_]\w*::)*((?:[A-Z][a-z0-9]+[A-Z]|k[A-Z])\w*)(?:\(\))?")
+TREE_PATH = re.compile(r"(?:src|tests|bench|tools|scripts|python|include|docs|examples|cmake)/"
+                       r"[\w./-]*")
+SOURCE_SUFFIXES = (".h", ".cc", ".cu", ".inc", ".c", ".cpp", ".py", ".pyi", ".sh", ".txt",
+                   ".cmake", ".in", ".toml")
+
+
+def stale_code_names(root, files):
+    sources = "\n".join(read_text(os.path.join(root, f)) or "" for f in files
+                         if f.endswith(SOURCE_SUFFIXES) or os.path.basename(f) == "CMakeLists.txt")
+    programs = set(re.findall(r"add_executable\((\w+)", sources))
+    problems = []
+    pages = [p for p in files if p.endswith(".md") and (p == "README.md" or p.startswith("docs/"))]
+    for page in pages:
+        for span in re.findall(r"`([^`\n]+)`", FENCE.sub("", read_text(os.path.join(root, page)) or "")):
+            span = span.strip()
+            if TREE_PATH.fullmatch(span):
+                path = span.rstrip("/")
+                known = any(f == path or f.startswith(path + "/") for f in files)
+                if not known and os.path.basename(path) not in programs:  # a built program
+                    problems.append(f"{page}: `{span}` is no path in the tree")
+                continue
+            name = CODE_NAME.fullmatch(span)
+            if name and name.group(1) not in sources:
+                problems.append(f"{page}: `{span}` names nothing in the sources")
+    return problems
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
     files = tracked_files(root)
-    problems = outside_references(root, files) + broken_links(root, files)
+    problems = (outside_references(root, files) + broken_links(root, files) +
+                stale_code_names(root, files))
     for problem in problems:
         print(problem)
     print(f"checked {len(files)} files: {len(problems)} problems")
