@@ -135,4 +135,11 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in
   return BceEstimate(LossKind::kLoss, 1.0, in);
 }
 
+// What the exact pass of mean and sum adds for one element: its loss in double-double, or where
+// an input is not finite the reference value (as BceLossTerm).
+OPENACLNN_HOST_DEVICE inline math::exact::DD BceExactLossTerm(const ElementInputs& in) {
+  if (!AllFinite(LossKind::kLoss, in)) return {BceReference(LossKind::kLoss, 1.0, in), 0.0};
+  return BceExact(LossKind::kLoss, 1.0, in);
+}
+
 }  // namespace openaclnn

@@ -49,11 +49,7 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
 math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
   math::exact::DD lanes[kBlockLanes];
   for (int64_t i = 0; i < count; ++i) {
-    const ElementInputs element = ElementOf(inputs, i);
-    const math::exact::DD term = AllFinite(LossKind::kLoss, element)
-                                     ? BceExact(LossKind::kLoss, 1.0, element)
-                                     : math::exact::DD{BceReference(LossKind::kLoss, 1.0, element)};
-    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + term;
+    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + BceExactLossTerm(ElementOf(inputs, i));
   }
   return FoldLanes(lanes);
 }

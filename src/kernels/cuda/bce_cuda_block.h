@@ -127,9 +127,7 @@ OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int6
 
 // The exact pass's term for flat element `flat` (tile_math.h: ExactTileSum's).
 OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch, int64_t flat) {
-  const ElementInputs in = InputsAt(launch, flat);
-  if (!AllFinite(LossKind::kLoss, in)) return {BceReference(LossKind::kLoss, 1.0, in), 0.0};
-  return BceExact(LossKind::kLoss, 1.0, in);
+  return BceExactLossTerm(InputsAt(launch, flat));
 }
 
 OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value,
