@@ -103,10 +103,14 @@ OPENACLNN_HOST_DEVICE inline Grid GridOf(FloatType type) {
 }
 
 // Whether the estimate's rounding to `type` is certain (math.h: Settled, SettledOnGrid), and
-// then *value a double whose one rounding to `type` is the result.
+// then *value a double whose one rounding to `type` is the result. Both ends of the interval must
+// also have one sign: where they round to -0 and +0 (equal, but not the same result), the sign is
+// open.
 OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, FloatType type,
                                             double* value) {
   *value = estimate.value;
+  const auto interval = math::ErrorInterval(estimate);
+  if (std::signbit(interval.low) != std::signbit(interval.high)) return false;
   if (type == FloatType::kFloat32) return math::Settled(estimate);
   const Grid grid = GridOf(type);
   return math::SettledOnGrid(estimate, grid.precision, grid.min_exponent, value);

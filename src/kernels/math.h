@@ -76,7 +76,9 @@ inline constexpr double kExpArgMax64 = 700.0;
 // 2^-49.7 of log1p(e) >= log(1 + 1/30) where j > 0) and three roundings: within 2^-45.1; the
 // loss and the gradients add at most six roundings of 2^-53: every estimate is within 2^-44.9 of
 // its terms. 1/(1+e) (Reciprocal1p) is within 2^-50.
-// 2^-43 leaves a margin of 3.7; rounding_test.cc measures the estimates against binary128.
+// 2^-43 leaves a margin of 3.7, which also covers the bounds' own fp64 arithmetic (a few
+// roundings, within 2^-50 of 2^-43 times the terms); rounding_test.cc measures the estimates
+// against binary128.
 inline constexpr double kEstimateError64 = 0x1p-43;
 
 // The formulas live in math_formulas.inc so that each Highway target can compile its own copy of
@@ -97,6 +99,8 @@ struct ScalarOpsOf {
   OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
   OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
   OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
+  // b where a is NaN (as x86's minimum).
+  OPENACLNN_HOST_DEVICE static V Min(V a, V b) { return a < b ? a : b; }
   // The nearest fp32 of a, held as T.
   OPENACLNN_HOST_DEVICE static V RoundTo32(V a) { return static_cast<T>(static_cast<float>(a)); }
   // 2^(i + k) for rounded = kRoundMagic + i (the integer i in its low mantissa bits) and i + k in
@@ -114,6 +118,10 @@ struct ScalarOpsOf {
     const Bits biased =
         BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
     return BitCast<T>((biased >> 4) << kMantissaBits);
+  }
+  // value * 2^floor(i/16), rounded as Pow2Sixteenths: exact while the product stays normal.
+  OPENACLNN_HOST_DEVICE static V ScaleBySixteenths(V value, V rounded) {
+    return value * Pow2Sixteenths(rounded);
   }
   // a rounded to nearest, ties to even, on the grid of a binary format of `precision`
   // significant bits whose normal range starts at 2^min_exponent (fp16: 11, -14; bf16: 8, -126),

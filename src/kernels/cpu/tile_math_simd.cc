@@ -11,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -40,6 +41,17 @@
 #endif
 #endif
 
+#ifndef OPENACLNN_TILE_STAGING_DEFINED
+#define OPENACLNN_TILE_STAGING_DEFINED
+namespace openaclnn {
+// A thread's fp32 copies of the operands of a tile that do not lie in memory as contiguous fp32
+// (tile_simd-inl.h: StageInputs).
+struct TileStaging {
+  alignas(64) float operand[kOut][kReductionBlock];
+};
+}  // namespace openaclnn
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
 
@@ -52,17 +64,18 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
                          int64_t count, const TileOutput& output, bool sum,
-                         const TileOutput& gradient) {
+                         const TileOutput& gradient, TileStaging& staging) {
   switch (kind) {
     case LossKind::kLoss:
       if (gradient.data != nullptr) {
-        return RunTile<LossKind::kLoss, true>(gradient_scale, inputs, count, output, sum, gradient);
+        return RunTile<LossKind::kLoss, true>(gradient_scale, inputs, count, output, sum, staging,
+                                              gradient);
       }
-      return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum);
+      return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum, staging);
     case LossKind::kGradSelf:
-      return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, sum);
+      return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, sum, staging);
     default:
-      return RunTile<LossKind::kGradTarget>(gradient_scale, inputs, count, output, sum);
+      return RunTile<LossKind::kGradTarget>(gradient_scale, inputs, count, output, sum, staging);
   }
 }
 
@@ -72,7 +85,7 @@ const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
 Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
                          int64_t count, const TileOutput& output, bool sum,
-                         const TileOutput& gradient) {
+                         const TileOutput& gradient, TileStaging& /*staging*/) {
   return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum, gradient);
 }
 
@@ -91,8 +104,9 @@ HWY_EXPORT(TargetNameImpl);
 
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient) {
+  thread_local TileStaging staging;
   return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum,
-                                                gradient);
+                                                gradient, staging);
 }
 
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }

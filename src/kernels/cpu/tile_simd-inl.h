@@ -18,6 +18,9 @@ struct HwyOpsOf {
   static V Neg(V a) { return hn::Neg(a); }
   static V Abs(V a) { return hn::Abs(a); }
   static V MulAdd(V a, V b, V c) { return hn::MulAdd(a, b, c); }
+  // x86's minimum gives b where a is NaN, as math::ScalarOpsOf::Min; other targets may give NaN
+  // (ExpNeg64 says why that changes no result).
+  static V Min(V a, V b) { return hn::Min(a, b); }
   template <class M>
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
@@ -34,6 +37,18 @@ struct HwyOpsOf {
     const auto biased =
         hn::BitCast(du, rounded) + hn::Set(du, static_cast<TU>(16 * kExponentBias) - magic_bits);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
+  }
+  // value * 2^floor(i/16) for rounded = kRoundMagic64 + i: on AVX-512 one vscalefpd by i/16
+  // (which floors it; i/16 is exact), elsewhere times Pow2Sixteenths. Exact either way (the
+  // product stays normal), so the same bits.
+  static V ScaleBySixteenths(V value, V rounded) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (hn::MaxLanes(DV()) == 8) {
+      const V sixteenths = (rounded - Set(math::kRoundMagic64)) * Set(1.0 / 16);
+      return V{_mm512_scalef_pd(value.raw, sixteenths.raw)};
+    }
+#endif
+    return value * Pow2Sixteenths(rounded);
   }
   // math::ScalarOpsOf::RoundToGrid, lane by lane (fp64 lanes).
   static V RoundToGrid(V a, int precision, int min_exponent) {
@@ -155,8 +170,12 @@ struct WideOps64 {
   static V RoundTo32(V a) {
     return EachPart<kParts>([&](size_t k) { return Part::RoundTo32(a.part[k]); });
   }
-  static V Pow2Sixteenths(V rounded) {
-    return EachPart<kParts>([&](size_t k) { return Part::Pow2Sixteenths(rounded.part[k]); });
+  static V Min(V a, V b) {
+    return EachPart<kParts>([&](size_t k) { return Part::Min(a.part[k], b.part[k]); });
+  }
+  static V ScaleBySixteenths(V value, V rounded) {
+    return EachPart<kParts>(
+        [&](size_t k) { return Part::ScaleBySixteenths(value.part[k], rounded.part[k]); });
   }
   static V RoundToGrid(V a, int precision, int min_exponent) {
     return EachPart<kParts>(
@@ -208,54 +227,71 @@ V Narrow(const Wide64<kParts>& v, size_t j) {
   return Narrow(v.part[2 * j], v.part[2 * j + 1]);
 }
 
-// One input operand as the loop reads it: fp16/bf16 are widened in registers.
-class Source {
- public:
-  explicit Source(const TileOperand& operand) : operand_(operand) {
-    if (operand.data == nullptr || operand.splat) {
-      const float value =
-          operand.data == nullptr ? 1.0f : cpu::LoadAs32(operand.data, operand.type, 0);
-      splat_ = hn::Set(D(), value);
-    }
-  }
+// One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
+// other operand in that form first), so a load is one plain vector load, and the loop has no
+// branch on types or broadcasts that would cut it into pieces the compiler schedules apart.
+struct Source {
+  const float* data = nullptr;
 
-  V Load(int64_t i) const {
-    if (operand_.data == nullptr || operand_.splat) return splat_;
-    switch (operand_.type) {
-      case FloatType::kFloat16: {
-        const hn::Rebind<hwy::float16_t, D> dh;
-        return hn::PromoteTo(D(), hn::LoadU(dh, At<hwy::float16_t>(i)));
-      }
-      case FloatType::kBFloat16: {
-        const hn::Rebind<uint16_t, D> du16;
-        const hn::RebindToUnsigned<D> du32;
-        const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, At<uint16_t>(i)));
-        return hn::BitCast(D(), hn::ShiftLeft<16>(bits));
-      }
-      default:
-        return hn::LoadU(D(), At<float>(i));
-    }
-  }
-
+  V Load(int64_t i) const { return hn::LoadU(D(), data + i); }
   // The `remaining` (< lanes) elements from i, the other lanes 0.
   V LoadPartial(int64_t i, int64_t remaining) const {
-    if (operand_.data == nullptr || operand_.splat) return splat_;
     HWY_ALIGN float values[hn::MaxLanes(D())] = {};
-    for (int64_t j = 0; j < remaining; ++j) {
-      values[j] = cpu::LoadAs32(operand_.data, operand_.type, i + j);
-    }
+    for (int64_t j = 0; j < remaining; ++j) values[j] = data[i + j];
     return hn::Load(D(), values);
   }
-
- private:
-  template <class T>
-  const T* At(int64_t i) const {
-    return static_cast<const T*>(operand_.data) + i;
-  }
-
-  TileOperand operand_;
-  V splat_ = hn::Zero(D());
 };
+
+// `count` elements of `operand` as fp32 in `staged`: fp16/bf16 widened (in registers, a vector at
+// a time), a splat broadcast, an absent operand read as 1 (weight, pos_weight).
+void StageOperand(const TileOperand& operand, int64_t count, float* staged) {
+  constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
+  const bool one_value = operand.data == nullptr || operand.splat;
+  if (one_value) {
+    const V value =
+        hn::Set(D(), operand.data == nullptr ? 1.0f : cpu::LoadAs32(operand.data, operand.type, 0));
+    for (int64_t i = 0; i < count; i += kLanes) hn::Store(value, D(), staged + i);
+    return;
+  }
+  int64_t i = 0;
+  if (operand.type == FloatType::kFloat16) {
+    const hn::Rebind<hwy::float16_t, D> dh;
+    const auto* from = static_cast<const hwy::float16_t*>(operand.data);
+    for (; i + kLanes <= count; i += kLanes) {
+      hn::Store(hn::PromoteTo(D(), hn::LoadU(dh, from + i)), D(), staged + i);
+    }
+  } else {
+    const hn::Rebind<uint16_t, D> du16;
+    const hn::RebindToUnsigned<D> du32;
+    const auto* from = static_cast<const uint16_t*>(operand.data);
+    for (; i + kLanes <= count; i += kLanes) {
+      const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, from + i));
+      hn::Store(hn::BitCast(D(), hn::ShiftLeft<16>(bits)), D(), staged + i);
+    }
+  }
+  for (; i < count; ++i) staged[i] = cpu::LoadAs32(operand.data, operand.type, i);
+}
+
+// The operands a kind reads, each as a contiguous fp32 Source: in place where it is one, else
+// staged (StageOperand). Weight and pos_weight are not read when both are absent (`unweighted`).
+std::array<Source, kOut> StageInputs(LossKind kind, bool fused, bool unweighted,
+                                     const TileInputs& in, int64_t count, TileStaging& staging) {
+  std::array<Source, kOut> sources;
+  for (int which = kSelf; which < kOut; ++which) {
+    const bool read = !(which == kTarget && kind == LossKind::kGradTarget) &&
+                      !(which == kGradOutput && kind == LossKind::kLoss && !fused) &&
+                      !((which == kWeight || which == kPosWeight) && unweighted);
+    if (!read) continue;
+    const TileOperand& operand = in.operand[which];
+    if (operand.data != nullptr && !operand.splat && operand.type == FloatType::kFloat32) {
+      sources[which].data = static_cast<const float*>(operand.data);
+    } else {
+      StageOperand(operand, count, staging.operand[which]);
+      sources[which].data = staging.operand[which];
+    }
+  }
+  return sources;
+}
 
 // fp32 -> bf16 bits, rounded to nearest even; NaN stays a quiet NaN (as FloatToBFloat16).
 hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(V v) {
@@ -286,14 +322,16 @@ void Store(const TileOutput& output, int64_t i, V v) {
   }
 }
 
-// A step's results as fp64 parts (vector j of the step: parts 2j, 2j+1): `value` and `gradient`
-// (the fused pass's self gradient) hold values whose one rounding to their output type is the
-// correctly rounded result (NarrowTo); `sum` and `bound` what a mean or sum adds (the loss).
+// A step's results: `value` and `gradient` (the fused pass's self gradient) as float vectors
+// holding each element's correctly rounded result in its output type (fp16/bf16 results are
+// exactly such values, or past the type's range, which Store makes +-inf); `sum` and `bound` as
+// fp64 parts (vector j: parts 2j, 2j+1), what a mean or sum adds (the loss).
 // (User-provided constructor: see Step.)
 template <size_t kStep>
 struct StepResults {
   StepResults() {}
-  Wide64<2 * kStep> value, gradient, sum, bound;
+  Vectors<kStep> value, gradient;
+  Wide64<2 * kStep> sum, bound;
 };
 
 // The operands of kStep consecutive float vectors.
@@ -302,13 +340,6 @@ struct Operands {
   Operands() {}
   Vectors<kStep> x, t, w, p, g;
 };
-
-// Vector j of `wide` as fp32: rounded once for an fp32 output; fp16/bf16 results are already
-// their type's values (or past its range, which Store makes +-inf), so exact.
-template <size_t kParts>
-V NarrowTo(const Wide64<kParts>& wide, size_t j) {
-  return Narrow(wide.part[2 * j], wide.part[2 * j + 1]);
-}
 
 // What a loss kind's evaluation writes, and in which types.
 struct Targets {
@@ -326,39 +357,51 @@ struct Targets {
 template <LossKind kKind, bool kFused = false, bool kUnweighted = false>
 struct Evaluator {
   static constexpr bool kWithGradient = kFused;
-  Source x, t, w, p, g;
+  static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
+  static constexpr bool kReadsGradOutput = kKind != LossKind::kLoss || kFused;
+  std::array<Source, kOut> sources;  // from StageInputs: the operands the kind reads
+  int64_t count;                     // elements of the tile
   double scale64;
   Targets targets;
 
   template <size_t kStep>
   StepResults<kStep> At(int64_t i) const {
-    Operands<kStep> in;
-    for (size_t j = 0; j < kStep; ++j) {
-      const int64_t at = i + static_cast<int64_t>(j * hn::MaxLanes(D()));
-      in.x[j] = x.Load(at), in.t[j] = t.Load(at), in.g[j] = g.Load(at);
-      in.w[j] = kUnweighted ? hn::Set(D(), 1.0f) : w.Load(at);
-      in.p[j] = kUnweighted ? hn::Set(D(), 1.0f) : p.Load(at);
-    }
-    return Compute(in);
+    return Compute(
+        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i), i);
   }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0 (or the splat).
+  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
   StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
-    Operands<kStep> in;
-    for (size_t j = 0; j < kStep; ++j) {
-      const int64_t at = i + static_cast<int64_t>(j) * kLanes;
-      const int64_t part = std::clamp<int64_t>(n - static_cast<int64_t>(j) * kLanes, 0, kLanes);
-      in.x[j] = x.LoadPartial(at, part), in.t[j] = t.LoadPartial(at, part);
-      in.w[j] = w.LoadPartial(at, part), in.p[j] = p.LoadPartial(at, part);
-      in.g[j] = g.LoadPartial(at, part);
-    }
-    return Compute(in);
+    return Compute(Load<kStep>(
+                       [&](const Source& source, int64_t at) {
+                         return source.LoadPartial(at,
+                                                   std::clamp<int64_t>(n - (at - i), 0, kLanes));
+                       },
+                       i),
+                   i);
   }
 
  private:
+  static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
+
+  // The operands of the step at i, by `load`; those the kind does not read are 1.
+  template <size_t kStep, class LoadOp>
+  Operands<kStep> Load(LoadOp load, int64_t i) const {
+    Operands<kStep> operands;
+    const V one = hn::Set(D(), 1.0f);
+    for (size_t j = 0; j < kStep; ++j) {
+      const int64_t at = i + static_cast<int64_t>(j) * kLanes;
+      operands.x[j] = load(sources[kSelf], at);
+      operands.t[j] = kReadsTarget ? load(sources[kTarget], at) : one;
+      operands.g[j] = kReadsGradOutput ? load(sources[kGradOutput], at) : one;
+      operands.w[j] = kUnweighted ? one : load(sources[kWeight], at);
+      operands.p[j] = kUnweighted ? one : load(sources[kPosWeight], at);
+    }
+    return operands;
+  }
+
   template <size_t kStep>
-  StepResults<kStep> Compute(const Operands<kStep>& in) const {
+  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i) const {
     using O64 = WideOps64<2 * kStep>;
     StepResults<kStep> results;
     const auto x64 = Widen(in.x), w64 = Widen(in.w), p64 = Widen(in.p);
@@ -372,7 +415,7 @@ struct Evaluator {
       }
       if (!every_p_is_one) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
       const auto estimate = GradTarget64<O64>(x64, w64, p64, Widen(in.g), scale, log_term);
-      results.value = Settle(estimate, in, LossKind::kGradTarget, targets.value_type);
+      results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type);
     } else {
       const auto t64 = Widen(in.t);
       const auto e = ExpNeg64<O64>(O64::Abs(x64));
@@ -380,129 +423,110 @@ struct Evaluator {
       if constexpr (kKind == LossKind::kLoss) {
         const auto loss = Loss64<O64>(x64, t64, w64, p64, Log1pSplit<O64>(split));
         if (targets.store_value) {
-          results.value = Settle(loss, in, LossKind::kLoss, targets.value_type);
+          results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type);
         }
-        if (targets.sum) results.sum = SumTerms(loss, in, &results.bound);
+        if (targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
       }
       if constexpr (kKind == LossKind::kGradSelf || kFused) {
         const auto estimate = GradSelf64<O64>(x64, t64, w64, p64, Widen(in.g), scale, e,
                                               Reciprocal1pSplit<O64>(split));
         auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
-        out = Settle(estimate, in, LossKind::kGradSelf,
-                     kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type);
+        out = Settle<kStep>(
+            estimate, i, LossKind::kGradSelf,
+            kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type);
       }
     }
     return results;
   }
 
-  // The estimates, with the lanes whose rounding to `type` they leave open recomputed.
+  // The estimates of the step at i rounded to `type`, with the lanes whose rounding they leave
+  // open recomputed. The rounding test rounds both ends of the error interval to `type` (fp16,
+  // bf16: onto its grid in fp64, exactly representable in fp32) and compares them as fp32, bit for
+  // bit (-0 and +0 differ) and as numbers (NaN, from a non-finite input, is open): where they are
+  // the same, so is every value between them, and the lower end is the result.
   template <size_t kStep>
-  Wide64<2 * kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate,
-                           const Operands<kStep>& in, LossKind kind, FloatType type) const {
+  Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, int64_t i, LossKind kind,
+                        FloatType type) const {
     using O64 = WideOps64<2 * kStep>;
-    Wide64<2 * kStep> values = estimate.value;
-    const Grid grid = GridOf(type);
-    const auto settled =
-        type == FloatType::kFloat32
-            ? Settled(estimate)
-            : SettledOnGrid<O64>(estimate, grid.precision, grid.min_exponent, &values);
+    auto [low, high] = ErrorInterval(estimate);
+    if (type != FloatType::kFloat32) {
+      const Grid grid = GridOf(type);
+      low = O64::RoundToGrid(low, grid.precision, grid.min_exponent);
+      high = O64::RoundToGrid(high, grid.precision, grid.min_exponent);
+    }
+    Vectors<kStep> values;
     for (size_t j = 0; j < kStep; ++j) {
-      const auto lower = settled.part[2 * j], upper = settled.part[2 * j + 1];
-      if (HWY_LIKELY(hn::AllTrue(D64(), hn::And(lower, upper)))) continue;
-      SettleLanes(kind, type, hn::VecFromMask(D64(), lower), hn::VecFromMask(D64(), upper), in, j,
-                  values.part[2 * j], values.part[2 * j + 1]);
+      values[j] = Narrow(low, j);
+      const V upper = Narrow(high, j);
+      const hn::RebindToSigned<D> di;
+      const auto settled =
+          hn::And(hn::Eq(values[j], upper),
+                  hn::RebindMask(D(), hn::Eq(hn::BitCast(di, values[j]), hn::BitCast(di, upper))));
+      if (HWY_LIKELY(hn::AllTrue(D(), settled))) continue;
+      values[j] = SettleLanes(kind, type, hn::VecFromMask(D(), settled),
+                              i + static_cast<int64_t>(j) * kLanes, values[j]);
     }
     return values;
   }
 
-  // The loss estimates as mean/sum add them, with `bound` their bounds: where an input is not
-  // finite (the bound is NaN) the lanes take the reference value, as BceLossTerm says.
+  // The loss estimates of the step at i as mean/sum add them, with `bound` their bounds: where an
+  // input is not finite (the bound is NaN) the lanes take the reference value, as BceLossTerm
+  // says.
   template <size_t kStep>
-  Wide64<2 * kStep> SumTerms(const Estimate64<WideOps64<2 * kStep>>& loss,
-                             const Operands<kStep>& in, Wide64<2 * kStep>* bound) const {
+  Wide64<2 * kStep> SumTerms(const Estimate64<WideOps64<2 * kStep>>& loss, int64_t i,
+                             Wide64<2 * kStep>* bound) const {
     Wide64<2 * kStep> values = loss.value;
     *bound = loss.bound;
     for (size_t j = 0; j < kStep; ++j) {
       V64& lower = values.part[2 * j];
       V64& upper = values.part[2 * j + 1];
-      const auto finite =
-          hn::Not(hn::Or(hn::IsNaN(loss.bound.part[2 * j]), hn::IsNaN(loss.bound.part[2 * j + 1])));
-      if (HWY_LIKELY(hn::AllTrue(D64(), finite))) continue;
-      const V reference = ReferenceLanes(in, j);
       const auto first = hn::IsNaN(loss.bound.part[2 * j]);
       const auto second = hn::IsNaN(loss.bound.part[2 * j + 1]);
+      if (HWY_LIKELY(hn::AllFalse(D64(), hn::Or(first, second)))) continue;
+      const V reference = ReferenceLanes(i + static_cast<int64_t>(j) * kLanes);
       lower = hn::IfThenElse(first, Lower64(reference), lower);
       upper = hn::IfThenElse(second, Upper64(reference), upper);
     }
     return values;
   }
 
-  // Vector j's lanes by the scalar loss-term definition (out of line: the rare non-finite case).
-  template <size_t kStep>
-  HWY_NOINLINE V ReferenceLanes(const Operands<kStep>& in, size_t j) const {
-    constexpr size_t kLanes = hn::MaxLanes(D());
-    HWY_ALIGN float inputs[kOut][kLanes];
-    HWY_ALIGN float values[kLanes];
-    StoreInputs(in, j, inputs);
-    for (size_t lane = 0; lane < kLanes; ++lane) {
-      values[lane] = static_cast<float>(BceLossTerm(ElementAt(inputs, lane)).value);
+  // The lanes of the vector at `at` by the scalar loss-term definition (out of line: the rare
+  // non-finite case); lanes past the tile are 0.
+  HWY_NOINLINE V ReferenceLanes(int64_t at) const {
+    HWY_ALIGN float values[kLanes] = {};
+    for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
+      values[lane] = static_cast<float>(BceLossTerm(ElementAt(at + lane)).value);
     }
     return hn::Load(D(), values);
   }
 
-  // The lanes of vector j that the estimates left unsettled (settled_* lanes 0) recomputed by the
-  // scalar element function; out of line, so the common path keeps its registers.
-  template <size_t kStep>
-  HWY_NOINLINE void SettleLanes(LossKind kind, FloatType type, V64 settled_lower, V64 settled_upper,
-                                const Operands<kStep>& in, size_t j, V64& lower, V64& upper) const {
-    constexpr size_t kLanes = hn::MaxLanes(D());
-    HWY_ALIGN float inputs[kOut][kLanes];
-    HWY_ALIGN double values[kLanes];
-    HWY_ALIGN double settled[kLanes];
-    StoreInputs(in, j, inputs);
-    hn::Store(lower, D64(), values);
-    hn::Store(upper, D64(), values + kLanes / 2);
-    hn::Store(settled_lower, D64(), settled);
-    hn::Store(settled_upper, D64(), settled + kLanes / 2);
-    for (size_t lane = 0; lane < kLanes; ++lane) {
-      if (BitCast<uint64_t>(settled[lane]) != 0) continue;
-      values[lane] = BceElement(kind, scale64, ElementAt(inputs, lane), type);
+  // The lanes of the vector at `at` that the estimates left unsettled (settled lanes 0)
+  // recomputed by the scalar element function from the inputs in memory; out of line, so the
+  // common path keeps its registers. Lanes past the tile are left as they are.
+  HWY_NOINLINE V SettleLanes(LossKind kind, FloatType type, V settled, int64_t at,
+                             V rounded) const {
+    HWY_ALIGN float values[kLanes];
+    HWY_ALIGN float settled_lanes[kLanes];
+    hn::Store(rounded, D(), values);
+    hn::Store(settled, D(), settled_lanes);
+    for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
+      if (BitCast<uint32_t>(settled_lanes[lane]) != 0) continue;
+      values[lane] = BceElement(kind, scale64, ElementAt(at + lane), type);
     }
-    lower = hn::Load(D64(), values);
-    upper = hn::Load(D64(), values + kLanes / 2);
+    return hn::Load(D(), values);
   }
 
-  template <size_t kStep>
-  static void StoreInputs(const Operands<kStep>& in, size_t j, float (*inputs)[hn::MaxLanes(D())]) {
-    const V operands[kOut] = {in.x[j], in.t[j], in.w[j], in.p[j], in.g[j]};
-    for (int which = 0; which < kOut; ++which) hn::Store(operands[which], D(), inputs[which]);
-  }
-
-  static ElementInputs ElementAt(const float (*inputs)[hn::MaxLanes(D())], size_t lane) {
+  // Element k's inputs, those the kind does not read as 1.
+  ElementInputs ElementAt(int64_t k) const {
     ElementInputs element;
-    element.x = inputs[kSelf][lane], element.t = inputs[kTarget][lane];
-    element.w = inputs[kWeight][lane], element.p = inputs[kPosWeight][lane];
-    element.g = inputs[kGradOutput][lane];
+    element.x = sources[kSelf].data[k];
+    element.t = kReadsTarget ? sources[kTarget].data[k] : 1.0f;
+    element.g = kReadsGradOutput ? sources[kGradOutput].data[k] : 1.0f;
+    element.w = kUnweighted ? 1.0f : sources[kWeight].data[k];
+    element.p = kUnweighted ? 1.0f : sources[kPosWeight].data[k];
     return element;
   }
 };
-
-// Operands a kind does not read (gradOutput for the loss alone, target for the target gradient)
-// are made absent, so they cost no memory traffic.
-template <LossKind kKind, bool kFused, bool kUnweighted>
-Evaluator<kKind, kFused, kUnweighted> MakeEvaluator(double gradient_scale, const TileInputs& in,
-                                                    const Targets& targets) {
-  const TileOperand none;
-  const TileOperand& t = kKind == LossKind::kGradTarget ? none : in.operand[kTarget];
-  const TileOperand& g = kKind == LossKind::kLoss && !kFused ? none : in.operand[kGradOutput];
-  return {Source(in.operand[kSelf]),
-          Source(t),
-          Source(in.operand[kWeight]),
-          Source(in.operand[kPosWeight]),
-          Source(g),
-          gradient_scale,
-          targets};
-}
 
 // The 16 lanes of the block order (element i to lane i % 16), each a Partial (sum and bound), as
 // 32/N vectors of N/2 doubles each, N the float lanes: a float vector at a multiple of 16 plus k*N
@@ -561,10 +585,10 @@ void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& s
   HWY_ALIGN double bounds[kStep * kLanes];
   for (size_t j = 0; j < kStep; ++j) {
     if (targets.store_value) {
-      hn::Store(NarrowTo(results.value, j), D(), values + j * kLanes);
+      hn::Store(results.value[j], D(), values + j * kLanes);
     }
     if (Eval::kWithGradient) {
-      hn::Store(NarrowTo(results.gradient, j), D(), gradients + j * kLanes);
+      hn::Store(results.gradient[j], D(), gradients + j * kLanes);
     }
     if (targets.sum) {
       for (size_t half = 0; half < 2; ++half) {
@@ -601,10 +625,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
       if (targets.store_value) {
-        Store(sinks.output, at, NarrowTo(results.value, j));
+        Store(sinks.output, at, results.value[j]);
       }
       if (Eval::kWithGradient) {
-        Store(sinks.gradient, at, NarrowTo(results.gradient, j));
+        Store(sinks.gradient, at, results.gradient[j]);
       }
       if (targets.sum) {
         accumulator.Add(j % BlockAccumulator::kGroups, results.sum, results.bound, j);
@@ -616,10 +640,12 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
 
 template <LossKind kKind, bool kFused, bool kUnweighted>
 Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
-                  const TileSinks& sinks, bool sum) {
+                  const TileSinks& sinks, bool sum, TileStaging& staging) {
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
-  const auto eval = MakeEvaluator<kKind, kFused, kUnweighted>(gradient_scale, inputs, targets);
+  const Evaluator<kKind, kFused, kUnweighted> eval{
+      StageInputs(kKind, kFused, kUnweighted, inputs, count, staging), count, gradient_scale,
+      targets};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half
@@ -634,10 +660,12 @@ Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count
 
 template <LossKind kKind, bool kFused = false>
 Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                const TileOutput& output, bool sum, const TileOutput& gradient = {}) {
+                const TileOutput& output, bool sum, TileStaging& staging,
+                const TileOutput& gradient = {}) {
   const TileSinks sinks{output, gradient};
   const bool unweighted =
       inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
-  return unweighted ? RunTileOf<kKind, kFused, true>(gradient_scale, inputs, count, sinks, sum)
-                    : RunTileOf<kKind, kFused, false>(gradient_scale, inputs, count, sinks, sum);
+  return unweighted
+             ? RunTileOf<kKind, kFused, true>(gradient_scale, inputs, count, sinks, sum, staging)
+             : RunTileOf<kKind, kFused, false>(gradient_scale, inputs, count, sinks, sum, staging);
 }

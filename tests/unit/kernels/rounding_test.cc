@@ -330,6 +330,27 @@ TEST(Rounding, AnExactZeroSelfGradientSettlesWithoutTheExactPath) {
   }
 }
 
+// An interval that holds 0 leaves the sign open even where both of its ends round to zero (to -0
+// and +0, which compare equal): such a result must take the exact path, not the estimate's sign.
+TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
+  for (const FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+    for (const double value : {0x1p-160, -0x1p-160}) {
+      double settled = 0.0;
+      EXPECT_FALSE(SettledIn({value, 0x1p-155}, type, &settled))
+          << TypeName(type) << " value " << value;
+      EXPECT_TRUE(SettledIn({value, 0x1p-170}, type, &settled))
+          << TypeName(type) << " value " << value;
+      EXPECT_EQ(std::signbit(RoundedTo(settled, type)), value < 0) << TypeName(type);
+    }
+    // An exact zero (bound 0) settles with its own sign.
+    for (const double zero : {0.0, -0.0}) {
+      double settled = 1.0;
+      EXPECT_TRUE(SettledIn({zero, 0.0}, type, &settled)) << TypeName(type) << " zero " << zero;
+      EXPECT_EQ(std::signbit(RoundedTo(settled, type)), std::signbit(zero)) << TypeName(type);
+    }
+  }
+}
+
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
 // its blocks, the combine, the total's rounding test and, where that fails, the exact pass.
 double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduction) {
