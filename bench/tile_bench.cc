@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
-#include "kernels/cpu/tile_math.h"
 
 namespace openaclnn {
 namespace {

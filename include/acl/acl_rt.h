@@ -158,6 +158,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+// Queues fn(userData) on the stream. On the cuda backend (OPENACLNN_DEVICE=cuda) fn runs as a
+// CUDA host function and must not call CUDA: no acl* call that reaches the device (copies,
+// memsets, memory, streams, events, synchronisation, op launches) from inside a callback.
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
                                                  aclrtCallbackBlockType blockType,
                                                  aclrtStream stream);

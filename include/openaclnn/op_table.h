@@ -76,12 +76,14 @@ ACLNN_API const openaclnnOpDescriptor* openaclnnGetOp(size_t index);
 /** The op whose API name is `api`, or NULL (also for a NULL `api`). */
 ACLNN_API const openaclnnOpDescriptor* openaclnnFindOp(const char* api);
 
-/** The Highway SIMD target the CPU kernels dispatch to on this machine (e.g. "AVX2"), or
- * "scalar". What `openaclnn info` and OPENACLNN_VERBOSE report. */
+/** The SIMD target the active backend's kernels dispatch to: on the CPU backend the Highway
+ * target chosen for this machine (e.g. "AVX2"), or "scalar"; "-" on a backend without one (CUDA)
+ * or without a device. What `openaclnn info` and OPENACLNN_VERBOSE report. */
 ACLNN_API const char* openaclnnKernelSimdTarget(void);
 
-/** The threads the CPU kernels compute with (OPENACLNN_NUM_THREADS, else the CPUs available to
- * the process; README, environment variables). */
+/** The host threads the active backend's kernels compute with: on the CPU backend
+ * OPENACLNN_NUM_THREADS, else the CPUs available to the process (README, environment
+ * variables); 0 on a backend without host threads of its own (CUDA) or without a device. */
 ACLNN_API int openaclnnKernelThreads(void);
 
 #ifdef __cplusplus

@@ -565,6 +565,44 @@ PYBIND11_MODULE(_binding, m) {
                         py::arg("threads") = openaclnnKernelThreads());
       },
       "Where the library was loaded from, its kernels' SIMD target and thread count");
+  // The op table itself, for programs that drive every op alike (the conformance helpers).
+  m.def(
+      "ops",
+      [] {
+        py::list ops;
+        for (size_t i = 0; i < openaclnnOpCount(); ++i) {
+          const openaclnnOpDescriptor& op = *openaclnnGetOp(i);
+          py::list operands;
+          for (size_t k = 0; k < op.operandCount; ++k) {
+            const openaclnnOperand& operand = op.operands[k];
+            operands.append(py::dict(py::arg("name") = operand.name,
+                                     py::arg("role") = static_cast<int>(operand.role),
+                                     py::arg("optional") = operand.optional != 0,
+                                     py::arg("output") = operand.output != 0));
+          }
+          ops.append(py::dict(py::arg("api") = op.api, py::arg("kind") = static_cast<int>(op.kind),
+                              py::arg("operands") = operands));
+        }
+        return ops;
+      },
+      "The library's op table: per op its API name, kind and operands in API order");
+  m.def(
+      "run",
+      [](const std::string& api, const py::tuple& operands, int64_t reduction) {
+        const openaclnnOpDescriptor& op = OpNamed(api.c_str());
+        if (operands.size() != op.operandCount) {
+          throw py::value_error(api + " takes " + std::to_string(op.operandCount) + " operands");
+        }
+        py::list inputs, outputs;
+        std::vector<const char*> input_names, output_names;
+        for (size_t k = 0; k < op.operandCount; ++k) {  // outputs follow inputs in every API
+          const bool output = op.operands[k].output != 0;
+          (output ? outputs : inputs).append(operands[k]);
+          (output ? output_names : input_names).push_back(op.operands[k].name);
+        }
+        Run(op, py::tuple(inputs), reduction, py::tuple(outputs), input_names, output_names);
+      },
+      "Both phases of the op named `api` on its operands in API order (None: absent)");
   m.def(
       "forward",
       [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,

@@ -5,10 +5,7 @@ namespace openaclnn {
 
 const BceKernels* CurrentBceKernels() {
   const Backend& backend = ActiveBackend();
-  if (!backend.unavailable_reason.empty()) return nullptr;
-  // A backend without kernels of its own keeps tensors in host memory: the host kernels run them.
-  return backend.kernels != nullptr ? static_cast<const BceKernels*>(backend.kernels)
-                                    : &kCpuBceKernels;
+  return backend.unavailable_reason.empty() ? backend.kernels : nullptr;
 }
 
 }  // namespace openaclnn

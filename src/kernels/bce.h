@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "base/dtype.h"
 #include "base/executor.h"
@@ -51,21 +52,46 @@ inline uint64_t ReductionWorkspaceBytes(const BceProblem& problem) {
   return ReductionWorkspaceBytesFor(problem.count);
 }
 
+// What crosses into a backend's kernels, also across dlopen (backends/plugin.h): plain data, laid
+// out alike by every compiler that builds a backend.
+static_assert(std::is_standard_layout_v<StridedOperand> &&
+              std::is_trivially_copyable_v<StridedOperand>);
+static_assert(std::is_standard_layout_v<BceProblem> && std::is_trivially_copyable_v<BceProblem>);
+static_assert(std::is_standard_layout_v<LaunchContext> &&
+              std::is_trivially_copyable_v<LaunchContext>);
+
+// The ops a kernel table can implement, one bit each: an op of kind k (openaclnnOpKind's value,
+// ops/op_table.cc checks that they agree) needs bit 1 << k of BceKernels::ops.
+enum class KernelOp : uint8_t { kLoss = 0, kGradSelf = 1, kGradTarget = 2, kLossAndGrad = 3 };
+constexpr uint32_t KernelOpBit(KernelOp op) { return 1u << static_cast<unsigned>(op); }
+inline constexpr uint32_t kAllKernelOps =
+    KernelOpBit(KernelOp::kLoss) | KernelOpBit(KernelOp::kGradSelf) |
+    KernelOpBit(KernelOp::kGradTarget) | KernelOpBit(KernelOp::kLossAndGrad);
+
+// Changes whenever BceKernels, BceProblem, StridedOperand or LaunchContext change layout or
+// meaning; a plugin built against another version is refused (backends/plugin_loader.cc).
+inline constexpr uint32_t kBceKernelsAbiVersion = 1;
+
 // One backend's kernels for the family. Each backend provides one table (the CPU's in
-// kernels/cpu/, CUDA's in kernels/cuda/); a plan records the table current at phase 1 and calls
+// backends/cpu/, CUDA's in backends/cuda/); a plan records the table current at phase 1 and calls
 // it at launch. `run` and `fill` return nullptr when the work was launched (on a native queue:
-// queued), else the reason it could not be.
+// queued), else the reason it could not be. Plain C types only: it crosses dlopen.
 struct BceKernels {
+  uint32_t abi_version;  // kBceKernelsAbiVersion of the backend's build
+  uint32_t ops;          // the KernelOpBit()s of the ops the backend implements
   // Bytes of workspace `run` needs for `problem` (the per-block fp64 partials of mean and sum).
   uint64_t (*workspace_bytes)(const BceProblem& problem);
   const char* (*run)(const BceProblem& problem, const LaunchContext& launch);
   // Writes `value` (rounded once to the operand's type) to every element of `out` over `shape`.
   const char* (*fill)(const StridedOperand& out, const int64_t* shape, int rank, double value,
                       const LaunchContext& launch);
+  // Diagnostics (openaclnn info, the Python package, OPENACLNN_VERBOSE): the SIMD target the
+  // kernels dispatch to ("-" where that means nothing, as on a GPU) and the host threads they
+  // compute with (0: none of their own).
+  const char* (*simd_target)();
+  int (*threads)();
 };
-
-// The kernels of the host's own memory, run on the CPU's thread pool.
-extern const BceKernels kCpuBceKernels;
+static_assert(std::is_standard_layout_v<BceKernels> && std::is_trivially_copyable_v<BceKernels>);
 
 // The kernels of the active backend; nullptr when it has no device (see ActiveBackend()).
 const BceKernels* CurrentBceKernels();

@@ -64,9 +64,27 @@ class FillPlan : public Plan {
 
 }  // namespace
 
-aclnnStatus NoDevice(const char* api) {
-  return Fail(ACLNN_ERR_RUNTIME_ERROR, "%s: no device to run on. Reason: %s.", api,
-              ActiveBackend().unavailable_reason.c_str());
+aclnnStatus CheckBackend(const char* api, int kind) {
+  const BceKernels* kernels = CurrentBceKernels();
+  if (kernels == nullptr) {
+    return Fail(ACLNN_ERR_RUNTIME_ERROR, "%s: no device to run on. Reason: %s.", api,
+                ActiveBackend().unavailable_reason.c_str());
+  }
+  return CheckImplements(api, *kernels, ActiveBackend().name.c_str(), kind);
+}
+
+aclnnStatus CheckImplements(const char* api, const BceKernels& kernels, const char* backend,
+                            int kind) {
+  // openaclnnOpKind's values, which are KernelOp's (ops/op_table.cc checks).
+  constexpr const char* kKinds[] = {"the loss", "the gradient with respect to self",
+                                    "the gradient with respect to target",
+                                    "the loss and the gradient with respect to self in one pass"};
+  const uint32_t bit = KernelOpBit(static_cast<KernelOp>(kind));
+  if ((kernels.ops & bit) != 0) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+              "%s: the %s backend does not implement this op (%s); run it on another backend "
+              "(OPENACLNN_DEVICE).",
+              api, backend, kKinds[kind]);
 }
 
 aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {
@@ -311,7 +329,7 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
   }
   problem.rank = PlanIteration(shape, walked, strides, kOperandCount, reduction == Reduction::kNone,
                                problem.shape);
-  const BceKernels& kernels = *CurrentBceKernels();  // HandOut checked that there are some
+  const BceKernels& kernels = *CurrentBceKernels();  // CheckBackend made sure there are some
   *workspace_size = kernels.workspace_bytes(problem);
   return std::make_unique<BcePlan>(kernels, problem);
 }

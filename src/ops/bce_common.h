@@ -77,17 +77,22 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
 // Writes `value` into every element of the output (the result of a mean or sum over nothing).
 std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value);
 
-// ACLNN_ERR_RUNTIME_ERROR naming why the active backend has no device.
-aclnnStatus NoDevice(const char* api);
+// Phase 1's checks of the active backend, after the arguments' (docs/contract/checks-and-codes.md
+// §9): B1, it has a device (else ACLNN_ERR_RUNTIME_ERROR naming why not); B2, its kernel table
+// implements ops of `kind` (an openaclnnOpKind value; else as CheckImplements).
+aclnnStatus CheckBackend(const char* api, int kind);
+// B2 for `kernels`, the table of the backend called `backend`: ACLNN_ERR_INNER_FIND_KERNEL_ERROR
+// ("the <backend> backend does not implement ...") when it lacks ops of `kind`.
+aclnnStatus CheckImplements(const char* api, const BceKernels& kernels, const char* backend,
+                            int kind);
 
-// Phase 1's ending: runs `plan(&workspace_bytes)` with the active backend's kernels, wraps the
-// plan in a new executor and hands both out. Turns an out-of-memory failure into
-// ACLNN_ERR_INNER_CREATE_EXECUTOR.
+// Phase 1's ending, after CheckBackend: runs `plan(&workspace_bytes)` with the active backend's
+// kernels, wraps the plan in a new executor and hands both out. Turns an out-of-memory failure
+// into ACLNN_ERR_INNER_CREATE_EXECUTOR.
 template <class MakePlan>
 aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
                     std::vector<const aclTensor*> outputs, uint64_t* workspace_size,
                     aclOpExecutor** executor, MakePlan&& plan) {
-  if (CurrentBceKernels() == nullptr) return NoDevice(api);
   try {
     uint64_t workspace = 0;
     std::unique_ptr<Plan> made = plan(&workspace);

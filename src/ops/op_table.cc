@@ -23,6 +23,15 @@ static_assert(RoleIs(OPENACLNN_ROLE_SELF, kSelf) && RoleIs(OPENACLNN_ROLE_TARGET
                   RoleIs(OPENACLNN_ROLE_GRAD_SELF_OUT, kGradSelfOut) &&
                   RoleIs(OPENACLNN_ROLE_COUNT, kOperandCount),
               "a role is its OperandIndex");
+// A kernel table lists the op kinds it implements by openaclnnOpKind's values.
+constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
+  return static_cast<int>(kind) == static_cast<int>(op);
+}
+static_assert(KindIs(OPENACLNN_OP_LOSS, KernelOp::kLoss) &&
+                  KindIs(OPENACLNN_OP_GRAD_SELF, KernelOp::kGradSelf) &&
+                  KindIs(OPENACLNN_OP_GRAD_TARGET, KernelOp::kGradTarget) &&
+                  KindIs(OPENACLNN_OP_LOSS_AND_GRAD, KernelOp::kLossAndGrad),
+              "an op kind is its KernelOp");
 
 constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp, &kBceWithLogitsBackwardOp,
                                         &kBceWithLogitsTargetBackwardOp, &kBceWithLogitsAndGradOp};
@@ -47,6 +56,7 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
   }
   OPENACLNN_RETURN_IF_ERROR(
       op.validate(ArgumentChecker{api}, operands, reduction, workspace_size, executor));
+  OPENACLNN_RETURN_IF_ERROR(CheckBackend(api, op.info.kind));
   OPENACLNN_RETURN_IF_ERROR(
       HandOut(api, std::move(inputs), std::move(outputs), workspace_size, executor,
               [&](uint64_t* workspace) { return op.plan(operands, reduction, workspace); }));

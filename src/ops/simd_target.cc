@@ -1,11 +1,15 @@
-// What the CPU kernels run on, for `openaclnn info`, the Python package and OPENACLNN_VERBOSE: the
-// SIMD target the kernels' own dispatch chose and their thread pool's size.
-#include "kernels/cpu/thread_pool.h"
-#include "kernels/cpu/tile_math.h"
+// What the active backend's kernels run on, for `openaclnn info`, the Python package and
+// OPENACLNN_VERBOSE: the kernel table says (the CPU's: the SIMD target its dispatch chose and its
+// thread pool's size). "-" and 0 where the backend has no device.
+#include "kernels/bce.h"
 #include "openaclnn/op_table.h"
 
-extern "C" const char* openaclnnKernelSimdTarget(void) { return openaclnn::EvaluateTileTarget(); }
+extern "C" const char* openaclnnKernelSimdTarget(void) {
+  const openaclnn::BceKernels* kernels = openaclnn::CurrentBceKernels();
+  return kernels == nullptr ? "-" : kernels->simd_target();
+}
 
 extern "C" int openaclnnKernelThreads(void) {
-  return openaclnn::cpu::ThreadPool::Instance().threads();
+  const openaclnn::BceKernels* kernels = openaclnn::CurrentBceKernels();
+  return kernels == nullptr ? 0 : kernels->threads();
 }

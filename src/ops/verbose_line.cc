@@ -2,8 +2,7 @@
 
 #include "base/dtype.h"
 #include "base/tensor.h"
-#include "kernels/bce.h"
-#include "kernels/cpu/tile_math.h"
+#include "openaclnn/op_table.h"
 #include "runtime/device.h"
 
 namespace openaclnn {
@@ -24,9 +23,8 @@ const char* ReductionName(int64_t reduction) {
 
 std::string VerboseLine(const openaclnnOpDescriptor& op, const aclTensor* const* tensors,
                         int64_t reduction, uint64_t workspace_size) {
-  const bool host_kernels = CurrentBceKernels() == &kCpuBceKernels;
   std::string line = std::string(op.api) + " backend=" + ActiveBackend().name +
-                     " simd=" + (host_kernels ? EvaluateTileTarget() : "-");
+                     " simd=" + openaclnnKernelSimdTarget();
   for (size_t slot = 0; slot < op.operandCount; ++slot) {
     line += std::string(" ") + op.operands[slot].name + "=" + DescribeOperand(tensors[slot]);
   }

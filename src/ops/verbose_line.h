@@ -11,7 +11,7 @@ namespace openaclnn {
 
 // "<api> backend=<name> simd=<target> <operand>=<dtype>:<shape>:<strides>:<offset>...
 // reduction=<none|mean|sum> workspace=<bytes>": each operand under its API name, in API order,
-// "none" for an absent one. simd is "-" on a backend with kernels of its own.
+// "none" for an absent one. simd is what the kernel table reports ("-" on a GPU).
 std::string VerboseLine(const openaclnnOpDescriptor& op, const aclTensor* const* tensors,
                         int64_t reduction, uint64_t workspace_size);
 

@@ -6,15 +6,9 @@
 namespace openaclnn {
 namespace {
 
-// Adding a backend: its own folder, and one line here.
-constexpr BackendEntry kBackends[] = {
-    {"cpu", MakeCpuBackend},
-    {"cuda", LoadCudaBackend},
-};
-
 std::string BackendNames() {
   std::string names;
-  for (const BackendEntry& entry : kBackends) {
+  for (const BackendEntry& entry : RegisteredBackends()) {
     names += names.empty() ? "" : ", ";
     names += entry.name;
   }
@@ -24,8 +18,9 @@ std::string BackendNames() {
 Backend* ChooseBackend() {
   auto* backend = new Backend;
   const char* chosen = std::getenv("OPENACLNN_DEVICE");
-  backend->name = (chosen == nullptr || chosen[0] == '\0') ? "cpu" : chosen;
-  for (const BackendEntry& entry : kBackends) {
+  backend->name =
+      (chosen == nullptr || chosen[0] == '\0') ? RegisteredBackends().front().name : chosen;
+  for (const BackendEntry& entry : RegisteredBackends()) {
     if (backend->name == entry.name) {
       entry.make(backend);
       if (backend->unavailable_reason.empty() && backend->devices.empty()) {

@@ -1,12 +1,13 @@
 // The device backend interface. A backend is one object per device that provides memory, queues
-// (streams) and events, plus a table of kernels that the runtime carries without knowing it; the
-// acl* entry points never ask which backend is active. Backends are listed once, by name, in
-// runtime/device.cc; OPENACLNN_DEVICE picks one.
+// (streams) and events, plus a table of kernels that the runtime carries without reading it; the
+// acl* entry points never ask which backend is active. Backends are listed once, one line each,
+// in backends/registry.cc; OPENACLNN_DEVICE picks one.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,32 +78,30 @@ class Device {
   static constexpr const char* kNoNativeQueues = "this device has no native queues";
 };
 
+struct BceKernels;  // kernels/bce.h: the runtime carries the table, the ops layer reads it
+
 // The backend named by OPENACLNN_DEVICE (chosen once): its devices, or why it has none.
 struct Backend {
   std::string name;
   std::vector<std::unique_ptr<Device>> devices;
   std::string unavailable_reason;  // empty when the backend works
-  // The backend's kernel table (kernels/bce.h's BceKernels), opaque to the runtime: the kernels
-  // layer reads it at phase 1. nullptr: the host kernels, for backends whose memory is host
-  // memory.
-  const void* kernels = nullptr;
+  // The backend's kernel table, read at phase 1 (CurrentBceKernels()).
+  const BceKernels* kernels = nullptr;
 };
 
 // One registered backend: how OPENACLNN_DEVICE spells it and how it is made. A factory fills
-// `devices` and `kernels`, or says in `unavailable_reason` why it cannot.
+// `devices` and `kernels`, or says in `unavailable_reason` why it cannot (`name` is set).
 struct BackendEntry {
   const char* name;
   void (*make)(Backend* backend);
 };
 
+// Every backend, the first the default (backends/registry.cc).
+std::span<const BackendEntry> RegisteredBackends();
+
 const Backend& ActiveBackend();
 uint32_t DeviceCount();
 // nullptr when `id` is out of range.
 Device* GetDevice(int32_t id);
-
-// Backend factories.
-void MakeCpuBackend(Backend* backend);
-// Loads libopenaclnn_cuda.so from beside this library, only when asked for.
-void LoadCudaBackend(Backend* backend);
 
 }  // namespace openaclnn

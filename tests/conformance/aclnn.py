@@ -15,17 +15,17 @@ import torch
 import openaclnn
 from openaclnn import _binding
 
-# op name -> its tensor inputs before `reduction`, in the C API's order
-OPS = {
-    "aclnnBinaryCrossEntropyWithLogits": ("self", "target", "weight", "pos_weight"),
-    "aclnnBinaryCrossEntropyWithLogitsBackward":
-        ("grad_output", "self", "target", "weight", "pos_weight"),
-    "aclnnBinaryCrossEntropyWithLogitsTargetBackward":
-        ("grad_output", "self", "target", "weight", "pos_weight"),
-}
-FORWARD, BACKWARD, TARGET_BACKWARD = list(OPS)
-_RUN = {FORWARD: _binding.forward, BACKWARD: _binding.backward,
-        TARGET_BACKWARD: _binding.target_backward}
+# The library's op table (the binding's `ops()`): op name -> its operands' names here, in the C
+# API's order, inputs then outputs. Names here are by role: an op's own parameter names
+# ("weightOptional") differ between ops.
+_ROLE_NAMES = ("self", "target", "weight", "pos_weight", "grad_output", "out", "grad_self_out")
+OPS = {op["api"]: tuple(_ROLE_NAMES[operand["role"]] for operand in op["operands"])
+       for op in _binding.ops()}
+FORWARD = "aclnnBinaryCrossEntropyWithLogits"
+BACKWARD = "aclnnBinaryCrossEntropyWithLogitsBackward"
+TARGET_BACKWARD = "aclnnBinaryCrossEntropyWithLogitsTargetBackward"
+AND_GRAD = "aclnnBinaryCrossEntropyWithLogitsAndGrad"
+assert {FORWARD, BACKWARD, TARGET_BACKWARD, AND_GRAD} <= set(OPS), sorted(OPS)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -248,10 +248,14 @@ def run_op(name, inputs, reduction, out):
     storage (`out` itself keeps its contents for comparisons). Returns an OpResult; status != 0
     means the C API rejected the call."""
     result = out.storage.copy()
-    operands = [None if inputs.get(operand) is None else as_tensor(inputs[operand])
-                for operand in OPS[name]]
+    operands = []
+    for operand in OPS[name]:
+        if operand == "out":
+            operands.append(as_tensor(out, result))
+        else:
+            operands.append(None if inputs.get(operand) is None else as_tensor(inputs[operand]))
     try:
-        _RUN[name](*operands, reduction, as_tensor(out, result))
+        _binding.run(name, tuple(operands), reduction)
     except openaclnn.Error as error:
         return OpResult(error.status, None, out, str(error))
     return OpResult(0, result, out, "")

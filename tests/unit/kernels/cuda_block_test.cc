@@ -1,4 +1,4 @@
-// The CUDA kernels' steps (kernels/cuda/bce_cuda_block.h: strided reads, the element formula,
+// The CUDA kernels' steps (backends/cuda/bce_cuda_block.h: strided reads, the element formula,
 // stores, lane sums, the block fold and the combine) run here as host code, in the order the GPU
 // runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout.
 // What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
@@ -10,8 +10,9 @@
 #include <random>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cuda/bce_cuda_block.h"
 #include "kernels/bce.h"
-#include "kernels/cuda/bce_cuda_block.h"
 
 namespace openaclnn {
 namespace {

@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/thread_pool.h"
+#include "backends/cpu/tile_math.h"
 #include "kernels/bce.h"
-#include "kernels/cpu/thread_pool.h"
-#include "kernels/cpu/tile_math.h"
 
 namespace openaclnn {
 namespace {

@@ -11,9 +11,9 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/cpu/strided.h"
+#include "backends/cpu/thread_pool.h"
 #include "kernels/bce.h"
-#include "kernels/cpu/strided.h"
-#include "kernels/cpu/thread_pool.h"
 
 namespace openaclnn {
 namespace {

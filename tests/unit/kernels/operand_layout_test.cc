@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/operand_plan.h"
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
-#include "kernels/cpu/operand_plan.h"
 
 namespace openaclnn {
 namespace {

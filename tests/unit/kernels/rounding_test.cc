@@ -17,10 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
-#include "kernels/cpu/tile_math.h"
 #include "kernels/math.h"
 
 #if defined(__x86_64__)

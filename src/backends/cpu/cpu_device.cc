@@ -5,7 +5,7 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/device.h"
+#include "backends/cpu/cpu_backend.h"
 #include "runtime/host_memory.h"
 
 namespace openaclnn {
@@ -50,6 +50,9 @@ class CpuDevice final : public Device {
 
 }  // namespace
 
-void MakeCpuBackend(Backend* backend) { backend->devices.push_back(std::make_unique<CpuDevice>()); }
+void MakeCpuBackend(Backend* backend) {
+  backend->devices.push_back(std::make_unique<CpuDevice>());
+  backend->kernels = &kCpuBceKernels;
+}
 
 }  // namespace openaclnn

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "backends/cpu/tile_math.h"
 #include "kernels/bce.h"
-#include "kernels/cpu/tile_math.h"
 
 namespace openaclnn::cpu {
 

@@ -1,4 +1,4 @@
-#include "kernels/cpu/thread_pool.h"
+#include "backends/cpu/thread_pool.h"
 
 #include <sched.h>
 

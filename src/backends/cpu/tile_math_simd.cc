@@ -16,14 +16,14 @@
 #include <cstring>
 #include <utility>
 
+#include "backends/cpu/strided.h"
+#include "backends/cpu/tile_math.h"
 #include "kernels/bce_element.h"
-#include "kernels/cpu/strided.h"
-#include "kernels/cpu/tile_math.h"
 #include "kernels/math.h"
 #include "kernels/math_exact.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/cpu/tile_math_simd.cc"
+#define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
@@ -60,7 +60,7 @@ namespace openaclnn::HWY_NAMESPACE {
 #if HWY_NATIVE_FMA
 namespace hn = hwy::HWY_NAMESPACE;
 
-#include "kernels/cpu/tile_simd-inl.h"
+#include "backends/cpu/tile_simd-inl.h"
 
 Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
                          int64_t count, const TileOutput& output, bool sum,

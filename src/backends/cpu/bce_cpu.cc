@@ -6,11 +6,11 @@
 #include <atomic>
 #include <cstring>
 
-#include "kernels/bce.h"
-#include "kernels/cpu/operand_plan.h"
-#include "kernels/cpu/strided.h"
-#include "kernels/cpu/thread_pool.h"
-#include "kernels/cpu/tile_math.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/operand_plan.h"
+#include "backends/cpu/strided.h"
+#include "backends/cpu/thread_pool.h"
+#include "backends/cpu/tile_math.h"
 
 namespace openaclnn {
 namespace {
@@ -163,8 +163,16 @@ const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, d
   return nullptr;
 }
 
+int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
+
 }  // namespace
 
-const BceKernels kCpuBceKernels = {ReductionWorkspaceBytes, RunCpu, FillCpu};
+const BceKernels kCpuBceKernels = {.abi_version = kBceKernelsAbiVersion,
+                                   .ops = kAllKernelOps,
+                                   .workspace_bytes = ReductionWorkspaceBytes,
+                                   .run = RunCpu,
+                                   .fill = FillCpu,
+                                   .simd_target = EvaluateTileTarget,
+                                   .threads = PoolThreads};
 
 }  // namespace openaclnn

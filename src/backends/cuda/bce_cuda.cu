@@ -9,8 +9,8 @@
 // kernels, which return at once otherwise).
 #include <cuda_runtime.h>
 
-#include "kernels/cuda/bce_cuda.h"
-#include "kernels/cuda/bce_cuda_block.h"
+#include "backends/cuda/bce_cuda.h"
+#include "backends/cuda/bce_cuda_block.h"
 
 namespace openaclnn {
 namespace {
@@ -233,8 +233,18 @@ const char* FillCuda(const StridedOperand& out, const int64_t* shape, int rank, 
   return LaunchStatus();
 }
 
+// Diagnostics: no SIMD target, no host threads of its own.
+const char* NoSimdTarget() { return "-"; }
+int NoHostThreads() { return 0; }
+
 }  // namespace
 
-const BceKernels kCudaBceKernels = {ReductionWorkspaceBytes, RunCuda, FillCuda};
+const BceKernels kCudaBceKernels = {.abi_version = kBceKernelsAbiVersion,
+                                    .ops = kAllKernelOps,
+                                    .workspace_bytes = ReductionWorkspaceBytes,
+                                    .run = RunCuda,
+                                    .fill = FillCuda,
+                                    .simd_target = NoSimdTarget,
+                                    .threads = NoHostThreads};
 
 }  // namespace openaclnn

@@ -1,10 +1,10 @@
-#include "kernels/cpu/operand_plan.h"
+#include "backends/cpu/operand_plan.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/cpu/strided.h"
-#include "kernels/cpu/transpose.h"
+#include "backends/cpu/strided.h"
+#include "backends/cpu/transpose.h"
 
 namespace openaclnn::cpu {
 namespace {

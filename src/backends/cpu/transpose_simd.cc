@@ -2,10 +2,10 @@
 // 4 x 4 block is 4 loads, 8 shuffles and 4 stores, and every target has them.
 #include <cstdint>
 
-#include "kernels/cpu/transpose.h"
+#include "backends/cpu/transpose.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/cpu/transpose_simd.cc"
+#define HWY_TARGET_INCLUDE "backends/cpu/transpose_simd.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 

@@ -1,7 +1,7 @@
 // EvaluateTile one element at a time: the reference every SIMD target must match bit for bit.
+#include "backends/cpu/strided.h"
+#include "backends/cpu/tile_math.h"
 #include "kernels/bce_element.h"
-#include "kernels/cpu/strided.h"
-#include "kernels/cpu/tile_math.h"
 
 namespace openaclnn {
 namespace {
