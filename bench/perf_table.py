@@ -2,7 +2,7 @@
 """The performance table: OpenACLNN against the memory-bandwidth limit and PyTorch, in one run.
 
 Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--repetitions 3]
-                                            [--cases REGEX] [--markdown OUT.md]
+                                            [--cases REGEX] [--markdown OUT.md] [--plot OUT.png]
 Runs BUILD_DIR/bench/bce_bench (its cases are the table's: every name reads
 op/layout/dtype/reduction/weights/N) with OPENACLNN_NUM_THREADS set, times PyTorch's
 binary_cross_entropy_with_logits (or autograd's backward alone) on the same problems with the same
@@ -12,6 +12,11 @@ the output (STREAM's convention: no write-allocate traffic). Every rate is the b
 --repetitions runs: on a shared machine neighbours only ever slow a run down. About 5 minutes for
 one thread count on 2 cores. (To compare two builds on a busy machine, read bce_bench's own
 cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
+
+--plot draws the same run's figure (no second run): one panel per op and thread count, element
+rate against N on log-log axes for the contiguous fp32 cases without weights, reduction none and
+mean: OpenACLNN, PyTorch and the bandwidth limit of that case's traffic at the run's triad
+bandwidth (all wall clock). It needs matplotlib (Debian: python3-matplotlib); the table does not.
 """
 import argparse, json, os, platform, subprocess, sys, time
 
@@ -177,6 +182,111 @@ def summaries(rows):
     return lines
 
 
+def load_pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display), or exit naming the
+    package: only --plot needs it, so only --plot asks for it, before any benchmark runs."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError as error:
+        sys.exit("perf_table.py --plot needs matplotlib (%s); on Debian: apt-get install "
+                 "--no-install-recommends python3-matplotlib" % error)
+    return pyplot
+
+
+# The plot's cases and how each is drawn: (reduction, line style); (series, colour, marker).
+PLOT_REDUCTIONS = [("none", "-"), ("mean", "--")]
+PLOT_SERIES = [("OpenACLNN", "tab:blue", "o"), ("PyTorch", "tab:orange", "s"),
+               ("bandwidth limit: triad GB/s / the case's bytes per element", "dimgray", None)]
+PLOT_COLUMNS = 3
+
+
+def plot(pyplot, rows, bandwidths, cpu, torch_version, path):
+    """One figure: a panel per op (in OP_TITLE's order) and thread count, the wall-clock element
+    rate against N of the contiguous fp32 cases without weights. The limit does not depend on N
+    (the same bytes per element at the same triad bandwidth): a horizontal line per reduction."""
+    from matplotlib.lines import Line2D
+    chosen = [r for r in rows if r[0]["layout"] == "contiguous" and r[0]["dtype"] == "fp32"
+              and r[0]["weights"] == "noweight"
+              and r[0]["reduction"] in dict(PLOT_REDUCTIONS)]
+    thread_counts = sorted({r[1] for r in chosen})
+    panels = [(t, op) for t in thread_counts for op in OP_TITLE
+              if any(r[0]["op"] == op and r[1] == t for r in chosen)]
+    if not panels:
+        print("--plot: no contiguous fp32 case without weights in this run: no figure",
+              file=sys.stderr)
+        return
+    columns = min(PLOT_COLUMNS, len(panels))
+    lines = -(-len(panels) // columns)
+    figure, axes = pyplot.subplots(lines, columns, squeeze=False, sharex=True, sharey=True,
+                                   figsize=(4.4 * columns, 3.6 * lines + 1.0))
+    all_n = sorted({r[0]["n"] for r in chosen})
+    for index, (threads, op) in enumerate(panels):
+        panel = axes[index // columns][index % columns]
+        for reduction, style in PLOT_REDUCTIONS:
+            cases = sorted((r for r in chosen if r[0]["op"] == op and r[1] == threads and
+                            r[0]["reduction"] == reduction), key=lambda r: r[0]["n"])
+            if not cases:
+                continue
+            ours = [(r[0]["n"], r[2][0] * 1e9) for r in cases]
+            theirs = [(r[0]["n"], r[4][0] * 1e9) for r in cases if r[4]]
+            for (series, colour, marker), points in zip(PLOT_SERIES[:2], [ours, theirs]):
+                if points:
+                    panel.plot(*zip(*points), style, color=colour, marker=marker, markersize=4,
+                               linewidth=1.3)
+            limit = cases[0][3][0] * 1e9
+            panel.axhline(limit, color=PLOT_SERIES[2][1], linestyle=style, linewidth=1.6)
+            left = style == "-"  # none's label at the left, mean's at the right: never overlap
+            panel.annotate("limit, %s: %d B/elem" % (reduction, bytes_per_element(cases[0][0])),
+                           (0.02 if left else 0.98, limit), xycoords=("axes fraction", "data"),
+                           fontsize=7.5, color=PLOT_SERIES[2][1], va="bottom",
+                           ha="left" if left else "right")
+        panel.set_xscale("log")
+        panel.set_yscale("log")
+        panel.set_xlim(all_n[0] / 2, all_n[-1] * 2)
+        panel.grid(True, which="major", alpha=0.4)
+        panel.grid(True, which="minor", alpha=0.12)
+        title = OP_TITLE[op]
+        if op in ("fused", "two_calls"):
+            title += " (PyTorch: a training step)"
+        if len(thread_counts) > 1:
+            title += ", %d thread%s" % (threads, "s" * (threads > 1))
+        panel.set_title(title, fontsize=9.5)
+        if index // columns == lines - 1 or index + columns >= len(panels):
+            panel.set_xlabel("N (elements)")
+            panel.xaxis.set_tick_params(labelbottom=True)
+        if index % columns == 0:
+            panel.set_ylabel("elements per second")
+    rates = [v for r in chosen for v in [r[2][0], r[3][0]] + ([r[4][0]] if r[4] else [])]
+    axes[0][0].set_ylim(min(rates) * 1e9 / 2, max(rates) * 1e9 * 2.5)  # room for the labels
+    version = ".".join(torch_version.split(".")[:2])  # "PyTorch 1.13"
+    key = [Line2D([], [], color=c, marker=m, markersize=4,
+                  label=(s + " " + version if s == "PyTorch" else s).replace(": ", ":\n"))
+           for s, c, m in PLOT_SERIES]
+    key += [Line2D([], [], color="black", linestyle=style, label="reduction %s" % reduction)
+            for reduction, style in PLOT_REDUCTIONS]
+    spare = [axes[i // columns][i % columns] for i in range(len(panels), lines * columns)]
+    for panel in spare:
+        panel.set_visible(False)
+    if spare:  # the key in the first empty cell, else under the panels
+        spare[0].legend(handles=key, loc="center", fontsize=9, frameon=False)
+        spare[0].set_visible(True)
+        spare[0].axis("off")
+    else:
+        figure.legend(handles=key, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    triads = ", ".join("%d thread%s: STREAM triad %.1f GB/s" % (t, "s" * (t > 1),
+                                                                  bandwidths[t] / 1e9)
+                       for t in thread_counts)
+    figure.suptitle("BCE with logits, contiguous fp32, no weights: element rate against N "
+                    "(wall clock, best of the run's repetitions)\nCPU: %s; %s; PyTorch %s" % (
+                        cpu, triads, torch_version), fontsize=10)
+    figure.tight_layout(rect=(0, 0 if spare else 0.07 if lines > 1 else 0.11, 1, 1))
+    figure.savefig(path, dpi=110)
+    pyplot.close(figure)
+    print("wrote %s" % path, file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build")
@@ -184,13 +294,18 @@ def main():
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--cases", default=".", help="regular expression: a subset of the cases")
     parser.add_argument("--markdown")
+    parser.add_argument("--plot", metavar="OUT.png",
+                        help="also draw the run's element rates against N (needs matplotlib)")
     args = parser.parse_args()
+    pyplot = load_pyplot() if args.plot else None
     import torch
-    rows, header = [], ["CPU: %s; PyTorch %s" % (cpu_model(), torch.__version__)]
+    cpu = cpu_model()
+    rows, bandwidths, header = [], {}, ["CPU: %s; PyTorch %s" % (cpu, torch.__version__)]
     for threads in [int(t) for t in args.threads.split(",")]:
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
         results = run_bench(args.build, threads, args.repetitions, args.cases)
         bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]
+        bandwidths[threads] = bandwidth[0]
         header.append("threads %d: STREAM triad %.1f GB/s wall clock, %.1f GB/s per CPU-time "
                       "(best of 5)" % (threads, bandwidth[0] / 1e9, bandwidth[1] / 1e9))
         print(header[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
@@ -207,6 +322,8 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as out:
             out.write(text)
+    if args.plot:
+        plot(pyplot, rows, bandwidths, cpu, torch.__version__, args.plot)
 
 
 if __name__ == "__main__":
