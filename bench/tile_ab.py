@@ -30,6 +30,11 @@ CASES = [
     ("target gradient + pos_weight", "grad_target", True),
     ("loss fp16", "loss", False, "fp16"),
     ("loss bf16", "loss", False, "bf16"),
+    ("loss + weights fp16", "loss", True, "fp16"),
+    ("self gradient fp16", "grad_self", False, "fp16"),
+    ("self gradient bf16", "grad_self", False, "bf16"),
+    ("target gradient + pos_weight fp16", "grad_target", True, "fp16"),
+    ("target gradient + pos_weight bf16", "grad_target", True, "bf16"),
 ]
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tables and polynomials of the fp64 element math (src/kernels/math.h), fitted in mpmath.
+"""Tables and polynomials of the element math (src/kernels/math.h), fitted in mpmath: the fp64
+formulas, and the fp32 transcendentals of 16-bit results (ExpNeg32, Log1pSplit32).
 
 Prints the C++ constants and, for each approximation, its worst relative error with the
 coefficients as rounded to fp64 (in exact arithmetic: the evaluation's own roundings are
@@ -8,14 +9,21 @@ bounded in math.h's comments and measured by tests/unit/kernels/rounding_test.cc
   exp(s) = 1 + s + s^2 * P(s),      |s| <= ln2/32   (after exp(-a) = 2^(m/16) * exp(s))
   log1p(y) = y + y^2 * Q(y),        y in the range the 16-entry reciprocal table leaves
 
+fp32 (for 16-bit logits, |x| <= 80): exp(s) = 1 + s + s^2 * P32(s), log1p(y) = y + y^2 * Q32(y),
+the same reductions with fp32 tables; ln 2 / 16 in two parts, the first of 12 bits (exact times
+any m of exp's reduction).
+
 Run: /usr/bin/python3 scripts/fit_element_math.py
 """
 import mpmath
+import numpy
 from mpmath import mp, mpf
 
 mp.prec = 200
 EXP_DEGREE = 3   # P's degree: exp of degree 5
 LOG_DEGREE = 6   # Q's degree: log1p of degree 8
+EXP_DEGREE_32 = 1   # P32's degree: exp of degree 3
+LOG_DEGREE_32 = 3   # Q32's degree: log1p of degree 5
 TABLE = 16       # entries of every table: two AVX-512 registers of fp64
 
 
@@ -27,10 +35,20 @@ def hexd(v):
     return float(v).hex()
 
 
-def fit(f, lo, hi, degree):
+def to_float(v):
+    return float(numpy.float32(float(v)))
+
+
+def hexf(v):
+    """An fp32 value as a C++ float literal: its hex digits without trailing zeros."""
+    mantissa, exponent = float(v).hex().split("p")
+    return mantissa.rstrip("0").rstrip(".") + "p" + exponent + "f"
+
+
+def fit(f, lo, hi, degree, rounding=to_double):
     """Chebyshev fit (near minimax) of f on [lo, hi], coefficients of x^degree first."""
     coeffs, _ = mpmath.chebyfit(f, [lo, hi], degree + 1, error=True)
-    return [to_double(c) for c in coeffs]
+    return [rounding(c) for c in coeffs]
 
 
 def horner(coeffs, x):
@@ -96,6 +114,40 @@ def main():
     print(f"// exp fit: 2^{log2_of(exp_err):.1f} relative; table: 2^{log2_of(table_err):.1f}")
     print(f"// log1p fit: 2^{log2_of(log_err):.1f} relative; centers: 2^{log2_of(center_err):.1f}"
           " absolute")
+
+    # fp32: the same reductions, tables rounded to fp32.
+    exp_table32 = [to_float(mpmath.power(2, mpf(j) / TABLE)) for j in range(TABLE)]
+    p32 = fit(p_exact, -s_max, s_max, EXP_DEGREE_32, to_float)
+    exp_err32 = worst(lambda s: (1 + s + s * s * horner(p32, s)) / mpmath.exp(s) - 1, -s_max,
+                      s_max)
+    ln2_hi32 = float(mpmath.nint(ln2 * 2**11) / 2**11)  # 12 significant bits
+    ln2_lo32 = to_float(ln2 - ln2_hi32)
+    reciprocal32 = [to_float(1 / (1 + mpf(j) / steps)) for j in range(TABLE)]
+    log_center32 = [to_float(-mpmath.log(mpf(r))) for r in reciprocal32]
+    y_lo32 = min((1 + mpf(j) / steps - mpf(1) / (2 * steps)) * mpf(r) - 1
+                 for j, r in enumerate(reciprocal32) if j > 0)
+    y_hi32 = max((1 + min(mpf(j) / steps + mpf(1) / (2 * steps), 1)) * mpf(r) - 1
+                 for j, r in enumerate(reciprocal32))
+    q32 = fit(q_exact, y_lo32, y_hi32, LOG_DEGREE_32, to_float)
+
+    def log_rel32(y):
+        return (y + y * y * horner(q32, y)) / mpmath.log1p(y) - 1 if y != 0 else mpf(0)
+
+    log_err32 = worst(log_rel32, y_lo32, y_hi32)
+
+    def arr32(name, values):
+        body = ", ".join(hexf(v) for v in values)
+        return f"OPENACLNN_TABLE float {name}[] = {{{body}}};"
+
+    print(arr32("kExp2Sixteenths32", exp_table32))
+    print(arr32("kExpPoly32", p32))
+    print(f"inline constexpr float kLn2Hi32 = {hexf(ln2_hi32)}, kLn2Lo32 = {hexf(ln2_lo32)};")
+    print(arr32("kLogReciprocal32", reciprocal32))
+    print(arr32("kLogCenter32", log_center32))
+    print(arr32("kLog1pPoly32", q32))
+    print(f"// fp32 y range [{float(y_lo32):.6f}, {float(y_hi32):.6f}]")
+    print(f"// fp32 exp fit: 2^{log2_of(exp_err32):.1f} relative; "
+          f"log1p fit: 2^{log2_of(log_err32):.1f} relative")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,41 @@ inline constexpr double kExpArgMax64 = 700.0;
 // against binary128.
 inline constexpr double kEstimateError64 = 0x1p-43;
 
+// fp32 constants of the transcendentals of 16-bit results (ExpNeg32, Log1pSplit32), from
+// scripts/fit_element_math.py: the fp64 formulas' reductions with fp32
+// tables, exp of degree 3 (fit 2^-27.7), log1p of degree 5 (fit 2^-29.9), ln 2 in two parts whose
+// first has 9 bits (m times it is exact for every m of a <= kExpArgMax32).
+inline constexpr float kLog2E32 = 1.44269504f;
+inline constexpr float kLn2Hi32 = 0x1.63p-1f, kLn2Lo32 = -0x1.bd0106p-13f;
+OPENACLNN_TABLE float kExp2Sixteenths32[16] = {
+    0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fep+0f,  0x1.3dea64p+0f,
+    0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
+    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
+OPENACLNN_TABLE float kExpPoly32[] = {0x1.55565cp-3f, 0x1.000148p-1f};
+OPENACLNN_TABLE float kLogReciprocal32[16] = {
+    0x1p+0f,        0x1.ep-1f,      0x1.c3c3c4p-1f, 0x1.aaaaaap-1f, 0x1.9435e6p-1f, 0x1.8p-1f,
+    0x1.6db6dcp-1f, 0x1.5d1746p-1f, 0x1.4de9bep-1f, 0x1.4p-1f,      0x1.333334p-1f, 0x1.276276p-1f,
+    0x1.1c71c8p-1f, 0x1.124924p-1f, 0x1.08d3dcp-1f, 0x1p-1f};
+OPENACLNN_TABLE float kLogCenter32[16] = {
+    0x0p+0f,        0x1.08598cp-4f, 0x1.005588p-3f, 0x1.756504p-3f, 0x1.e41fc8p-3f, 0x1.269622p-2f,
+    0x1.588c2cp-2f, 0x1.882f1ep-2f, 0x1.b5b3ep-2f,  0x1.e148a2p-2f, 0x1.058aeep-1f, 0x1.199facp-1f,
+    0x1.2cf25ep-1f, 0x1.3f9128p-1f, 0x1.5188a6p-1f, 0x1.62e43p-1f};
+OPENACLNN_TABLE float kLog1pPoly32[] = {0x1.987c0ep-3f, -0x1.002d3ap-2f, 0x1.55556cp-2f,
+                                        -0x1.fffffep-2f};
+// The fp32 transcendentals serve |x| <= kExpArgMax32 (exp(-80) is a normal fp32); beyond, the
+// fp64 formulas run.
+inline constexpr float kExpArgMax32 = 80.0f;
+// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_test.cc
+// (Transcendentals32) measures both over every fp16 and bf16 |x| <= kExpArgMax32 against
+// binary128 and checks that each stays below half of its bound. The fp64 formulas take the fp32
+// log1p with kLog1pExpError32 (the loss, the target gradient), and the self gradient, whose
+// 1/(1 + e) is formed in fp64 from the fp32 e (within kExpError32 / 2 of the exact one), with
+// kSelfGradientError32; each plus kEstimateError64 for their own arithmetic.
+inline constexpr double kExpError32 = 0x1p-22;
+inline constexpr double kLog1pExpError32 = 0x1p-21;
+inline constexpr double kLossError32 = kLog1pExpError32 + kEstimateError64;
+inline constexpr double kSelfGradientError32 = 1.5 * kExpError32 + kEstimateError64;
+
 // The formulas live in math_formulas.inc so that each Highway target can compile its own copy of
 // them (see the note there); the fp32 reference formulas, scalar only, in math_reference.h.
 #include "kernels/math_formulas.inc"
@@ -112,9 +147,11 @@ struct ScalarOpsOf {
     return BitCast<T>((BitCast<Bits>(rounded) + offset) << kMantissaBits);
   }
   // 2^floor(i/16) for rounded = kRoundMagic64 + i, -16368 < i < 16384 (exp's reduction keeps
-  // i >= -16160): i + 16 * bias is positive, so a logical shift divides it.
+  // i >= -16160), or in fp32 kRoundMagic + i, -2032 < i < 2048 (a <= kExpArgMax32 keeps
+  // i >= -1847): i + 16 * bias is positive, so a logical shift divides it.
   OPENACLNN_HOST_DEVICE static V Pow2Sixteenths(V rounded) {
-    const Bits magic_bits = BitCast<Bits>(static_cast<T>(kRoundMagic64));
+    const Bits magic_bits =
+        BitCast<Bits>(static_cast<T>(sizeof(T) == 4 ? kRoundMagic : kRoundMagic64));
     const Bits biased =
         BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
     return BitCast<T>((biased >> 4) << kMantissaBits);

@@ -11,8 +11,10 @@ template <class DV>
 struct HwyOpsOf {
   using T = hn::TFromD<DV>;
   using V = hn::Vec<DV>;
-  static constexpr int kMantissaBits = 52;
-  static constexpr int kExponentBias = 1023;
+  static constexpr bool kFloat = sizeof(T) == 4;
+  static constexpr int kMantissaBits = kFloat ? 23 : 52;
+  static constexpr int kExponentBias = kFloat ? 127 : 1023;
+  static constexpr T kMagic = kFloat ? math::kRoundMagic : static_cast<T>(math::kRoundMagic64);
 
   static V Set(T c) { return hn::Set(DV(), c); }
   static V Neg(V a) { return hn::Neg(a); }
@@ -29,11 +31,11 @@ struct HwyOpsOf {
     const hn::Rebind<float, DV> df;
     return hn::PromoteTo(DV(), hn::DemoteTo(df, a));
   }
-  // 2^floor(i/16) for rounded = kRoundMagic64 + i (math::ScalarOpsOf::Pow2Sixteenths).
+  // 2^floor(i/16) for rounded = kMagic + i (math::ScalarOpsOf::Pow2Sixteenths).
   static V Pow2Sixteenths(V rounded) {
     const hn::RebindToUnsigned<DV> du;
     using TU = hn::TFromD<decltype(du)>;
-    const TU magic_bits = BitCast<TU>(math::kRoundMagic64);
+    const TU magic_bits = BitCast<TU>(kMagic);
     const auto biased =
         hn::BitCast(du, rounded) + hn::Set(du, static_cast<TU>(16 * kExponentBias) - magic_bits);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
@@ -43,9 +45,13 @@ struct HwyOpsOf {
   // product stays normal), so the same bits.
   static V ScaleBySixteenths(V value, V rounded) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-    if constexpr (hn::MaxLanes(DV()) == 8) {
-      const V sixteenths = (rounded - Set(math::kRoundMagic64)) * Set(1.0 / 16);
-      return V{_mm512_scalef_pd(value.raw, sixteenths.raw)};
+    if constexpr (hn::MaxLanes(DV()) * sizeof(T) == 64) {
+      const V sixteenths = (rounded - Set(kMagic)) * Set(T{1} / 16);
+      if constexpr (kFloat) {
+        return V{_mm512_scalef_ps(value.raw, sixteenths.raw)};
+      } else {
+        return V{_mm512_scalef_pd(value.raw, sixteenths.raw)};
+      }
     }
 #endif
     return value * Pow2Sixteenths(rounded);
@@ -68,13 +74,22 @@ struct HwyOpsOf {
   // narrower vectors gather.
   static V LookupRounded(const T* table, V rounded) {
     const hn::RebindToSigned<DV> di;
-    const auto index = hn::BitCast(di, rounded) & hn::Set(di, 15);
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-    if constexpr (hn::MaxLanes(DV()) == 8) {
-      return V{_mm512_permutex2var_pd(hn::LoadU(DV(), table).raw, index.raw,
-                                      hn::LoadU(DV(), table + 8).raw)};
+    // AVX-512's permutes read only the index bits they need (the low 4): no masking.
+    if constexpr (hn::MaxLanes(DV()) * sizeof(T) == 64) {
+      const auto bits = hn::BitCast(di, rounded);
+      if constexpr (kFloat) {
+        return V{_mm512_permutexvar_ps(bits.raw, hn::LoadU(DV(), table).raw)};
+      } else {
+        return V{_mm512_permutex2var_pd(hn::LoadU(DV(), table).raw, bits.raw,
+                                        hn::LoadU(DV(), table + 8).raw)};
+      }
     }
 #endif
+    const auto index = hn::BitCast(di, rounded) & hn::Set(di, 15);
+    if constexpr (hn::MaxLanes(DV()) == 16) {  // fp32 in 512 bits: the table is one register
+      return hn::TableLookupLanes(hn::LoadU(DV(), table), hn::IndicesFromVec(DV(), index));
+    }
     if constexpr (hn::MaxLanes(DV()) == 8) {
       const auto in_half = hn::IndicesFromVec(DV(), index & hn::Set(di, 7));
       const auto upper = hn::RebindMask(DV(), hn::TestBit(index, hn::Set(di, 8)));
@@ -354,7 +369,11 @@ struct Targets {
 // one scalar element function, BceElement. kFused (with kLoss): the self gradient too, from the
 // same exp(-|x|) and split of 1 + exp(-|x|). kUnweighted: weight and pos_weight are absent, and
 // read as the constant 1 the compiler folds away (x * 1 is x).
-template <LossKind kKind, bool kFused = false, bool kUnweighted = false>
+// kFast32 (16-bit losses of 16-bit logits): exp and log1p in fp32 on whole float vectors
+// (ExpNeg32, Log1pSplit32), widened for the fp64 formulas, which take them with their errors
+// (math.h: kLossError32, kSelfGradientError32); a step where |x| > kExpArgMax32, or whose rounding
+// any lane leaves open, is evaluated again in full by the fp64 evaluator.
+template <LossKind kKind, bool kFused = false, bool kUnweighted = false, bool kFast32 = false>
 struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
@@ -366,12 +385,22 @@ struct Evaluator {
 
   template <size_t kStep>
   StepResults<kStep> At(int64_t i) const {
-    return Compute(
-        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i), i);
+    const Operands<kStep> in =
+        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i);
+    if constexpr (kFast32) {
+      bool open = !InRange32(in);
+      if (HWY_LIKELY(!open)) {
+        const StepResults<kStep> results = Compute(in, i, &open);
+        if (HWY_LIKELY(!open)) return results;
+      }
+      return AtInFp64<kStep>(i);
+    }
+    return Compute(in, i);
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
   StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
+    if constexpr (kFast32) return Fp64().template AtPartial<kStep>(i, n);
     return Compute(Load<kStep>(
                        [&](const Source& source, int64_t at) {
                          return source.LoadPartial(at,
@@ -400,8 +429,69 @@ struct Evaluator {
     return operands;
   }
 
+  // The same tile through the fp64 formulas (kFast32's fallback).
+  Evaluator<kKind, kFused, kUnweighted, false> Fp64() const {
+    return {sources, count, scale64, targets};
+  }
   template <size_t kStep>
-  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i) const {
+  HWY_NOINLINE StepResults<kStep> AtInFp64(int64_t i) const {
+    return Fp64().template At<kStep>(i);
+  }
+
+  // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
+  template <size_t kStep>
+  static bool InRange32(const Operands<kStep>& in) {
+    auto in_range = hn::Le(hn::Abs(in.x[0]), hn::Set(D(), math::kExpArgMax32));
+    for (size_t j = 1; j < kStep; ++j) {
+      in_range = hn::And(in_range, hn::Le(hn::Abs(in.x[j]), hn::Set(D(), math::kExpArgMax32)));
+    }
+    return hn::AllTrue(D(), in_range);
+  }
+
+  // exp(-|x|) of the step, and from the split of 1 + exp(-|x|) log1p and 1/(1 + exp(-|x|)) where
+  // asked for, as fp64 parts: by the fp64 formulas, or (kFast32) exp and log1p by the fp32 ones,
+  // widened, and the reciprocal in fp64 from the widened e.
+  template <size_t kStep>
+  struct Transcendentals {
+    Transcendentals() {}
+    Wide64<2 * kStep> e, log_term, reciprocal;
+  };
+  template <size_t kStep>
+  Transcendentals<kStep> TranscendentalsOf(const Operands<kStep>& in, bool log,
+                                           bool reciprocal) const {
+    Transcendentals<kStep> result;
+    if constexpr (kFast32) {
+      using O32 = HwyOpsOf<D>;
+      Vectors<kStep> e, log_term;
+      for (size_t j = 0; j < kStep; ++j) {
+        e[j] = ExpNeg32<O32>(hn::Abs(in.x[j]));
+        if (log) log_term[j] = Log1pSplit32<O32>(SplitUnit32<O32>(e[j]));
+      }
+      result.e = Widen(e);
+      if (log) result.log_term = Widen(log_term);
+      if (reciprocal) {
+        using O64 = WideOps64<2 * kStep>;
+        result.reciprocal = Reciprocal1pSplit<O64>(SplitUnit<O64>(result.e));
+      }
+    } else {
+      using O64 = WideOps64<2 * kStep>;
+      result.e = ExpNeg64<O64>(O64::Abs(Widen(in.x)));
+      const UnitSplit<O64> split = SplitUnit<O64>(result.e);
+      if (log) result.log_term = Log1pSplit<O64>(split);
+      if (reciprocal) result.reciprocal = Reciprocal1pSplit<O64>(split);
+    }
+    return result;
+  }
+
+  // The relative errors the fp64 formulas take the transcendentals with.
+  static constexpr double kLogError = kFast32 ? math::kLossError32 : math::kEstimateError64;
+  static constexpr double kSigmoidError =
+      kFast32 ? math::kSelfGradientError32 : math::kEstimateError64;
+
+  // The step's results; where `open` is given, a vector whose rounding the estimates leave open
+  // sets it instead of settling its lanes one by one.
+  template <size_t kStep>
+  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i, bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
     StepResults<kStep> results;
     const auto x64 = Widen(in.x), w64 = Widen(in.w), p64 = Widen(in.p);
@@ -413,27 +503,30 @@ struct Evaluator {
       for (size_t j = 0; j < kStep; ++j) {
         every_p_is_one = every_p_is_one && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
       }
-      if (!every_p_is_one) log_term = Log1pExpNeg64<O64>(O64::Abs(x64));
-      const auto estimate = GradTarget64<O64>(x64, w64, p64, Widen(in.g), scale, log_term);
-      results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type);
+      if (!every_p_is_one) log_term = TranscendentalsOf(in, true, false).log_term;
+      const auto estimate =
+          GradTarget64<O64>(x64, w64, p64, Widen(in.g), scale, log_term, kLogError);
+      results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type, open);
     } else {
       const auto t64 = Widen(in.t);
-      const auto e = ExpNeg64<O64>(O64::Abs(x64));
-      const auto split = SplitUnit<O64>(e);
-      if constexpr (kKind == LossKind::kLoss) {
-        const auto loss = Loss64<O64>(x64, t64, w64, p64, Log1pSplit<O64>(split));
+      constexpr bool kLog = kKind == LossKind::kLoss;
+      constexpr bool kReciprocal = kKind == LossKind::kGradSelf || kFused;
+      const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
+      if constexpr (kLog) {
+        const auto loss = Loss64<O64>(x64, t64, w64, p64, transcendentals.log_term, kLogError);
         if (targets.store_value) {
-          results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type);
+          results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type, open);
         }
         if (targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
       }
-      if constexpr (kKind == LossKind::kGradSelf || kFused) {
-        const auto estimate = GradSelf64<O64>(x64, t64, w64, p64, Widen(in.g), scale, e,
-                                              Reciprocal1pSplit<O64>(split));
+      if constexpr (kReciprocal) {
+        const auto estimate =
+            GradSelf64<O64>(x64, t64, w64, p64, Widen(in.g), scale, transcendentals.e,
+                            transcendentals.reciprocal, kSigmoidError);
         auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
         out = Settle<kStep>(
             estimate, i, LossKind::kGradSelf,
-            kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type);
+            kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type, open);
       }
     }
     return results;
@@ -446,7 +539,7 @@ struct Evaluator {
   // the same, so is every value between them, and the lower end is the result.
   template <size_t kStep>
   Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, int64_t i, LossKind kind,
-                        FloatType type) const {
+                        FloatType type, bool* open) const {
     using O64 = WideOps64<2 * kStep>;
     auto [low, high] = ErrorInterval(estimate);
     if (type != FloatType::kFloat32) {
@@ -463,6 +556,10 @@ struct Evaluator {
           hn::And(hn::Eq(values[j], upper),
                   hn::RebindMask(D(), hn::Eq(hn::BitCast(di, values[j]), hn::BitCast(di, upper))));
       if (HWY_LIKELY(hn::AllTrue(D(), settled))) continue;
+      if (open != nullptr) {
+        *open = true;
+        continue;
+      }
       values[j] = SettleLanes(kind, type, hn::VecFromMask(D(), settled),
                               i + static_cast<int64_t>(j) * kLanes, values[j]);
     }
@@ -638,12 +735,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   return i;
 }
 
-template <LossKind kKind, bool kFused, bool kUnweighted>
+template <LossKind kKind, bool kFused, bool kUnweighted, bool kFast32>
 Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
-                  const TileSinks& sinks, bool sum, TileStaging& staging) {
-  const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
-                        sinks.output.type, sinks.gradient.type};
-  const Evaluator<kKind, kFused, kUnweighted> eval{
+                  const TileSinks& sinks, const Targets& targets, TileStaging& staging) {
+  const Evaluator<kKind, kFused, kUnweighted, kFast32> eval{
       StageInputs(kKind, kFused, kUnweighted, inputs, count, staging), count, gradient_scale,
       targets};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
@@ -658,6 +753,31 @@ Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count
   return FoldLanes(lanes);
 }
 
+inline bool Is16Bit(FloatType type) { return type != FloatType::kFloat32; }
+
+template <LossKind kKind, bool kFused, bool kUnweighted>
+Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t count,
+                        const TileSinks& sinks, bool sum, TileStaging& staging) {
+  const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
+                        sinks.output.type, sinks.gradient.type};
+  // The fp32 transcendentals serve stored 16-bit losses of 16-bit logits: their error is measured
+  // over every 16-bit |x| (math.h: kExpError32, kLog1pExpError32). Not the gradients alone: with
+  // their cancellations, the looser bound leaves so many roundings open that the fallback costs
+  // more than the fp32 exp saves (tile_ab.py: self gradient 0.92-1.02x, target gradient with
+  // pos_weight 0.79-0.92x; the loss 1.33-1.39x).
+  if constexpr (kKind == LossKind::kLoss) {
+    const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) &&
+                        targets.store_value && Is16Bit(targets.value_type) &&
+                        (!kFused || Is16Bit(targets.gradient_type));
+    if (fast32) {
+      return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
+                                                         targets, staging);
+    }
+  }
+  return RunTileOf<kKind, kFused, kUnweighted, false>(gradient_scale, inputs, count, sinks, targets,
+                                                      staging);
+}
+
 template <LossKind kKind, bool kFused = false>
 Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
                 const TileOutput& output, bool sum, TileStaging& staging,
@@ -665,7 +785,8 @@ Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
   const TileSinks sinks{output, gradient};
   const bool unweighted =
       inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
-  return unweighted
-             ? RunTileOf<kKind, kFused, true>(gradient_scale, inputs, count, sinks, sum, staging)
-             : RunTileOf<kKind, kFused, false>(gradient_scale, inputs, count, sinks, sum, staging);
+  return unweighted ? RunTileWeighted<kKind, kFused, true>(gradient_scale, inputs, count, sinks,
+                                                           sum, staging)
+                    : RunTileWeighted<kKind, kFused, false>(gradient_scale, inputs, count, sinks,
+                                                            sum, staging);
 }

@@ -331,6 +331,37 @@ TEST(Rounding, AnExactZeroSelfGradientSettlesWithoutTheExactPath) {
   }
 }
 
+// The fp32 transcendentals of 16-bit results, over every fp16 and bf16 |x| <= kExpArgMax32: the
+// relative errors of exp(-a) and log1p(exp(-a)) against binary128, at their worst, must stay
+// below half of kExpError32 and kLog1pExpError32, with which the fp64 formulas take them. The
+// scalar instantiation is the SIMD one lane by lane (the same IEEE operations).
+TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
+  using O32 = math::ScalarOps;
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    double worst_exp = 0, worst_log = 0;
+    int checked = 0;
+    for (uint32_t bits = 0; bits < 0x8000; ++bits) {  // the non-negative values
+      const auto half = static_cast<uint16_t>(bits);
+      const float a = type == FloatType::kFloat16 ? Float16ToFloat(half) : BFloat16ToFloat(half);
+      if (!(a <= math::kExpArgMax32)) continue;
+      const float e = math::ExpNeg32<O32>(a);
+      const auto split = math::SplitUnit32<O32>(e);
+      const Quad exact_e = Exp(-static_cast<Quad>(a));
+      auto relative = [](float got, Quad exact) {
+        return static_cast<double>(Abs((static_cast<Quad>(got) - exact) / exact));
+      };
+      worst_exp = std::max(worst_exp, relative(e, exact_e));
+      worst_log = std::max(worst_log, relative(math::Log1pSplit32<O32>(split), Log1p(exact_e)));
+      ++checked;
+    }
+    std::cout << TypeName(type) << ": " << checked << " values, worst relative errors: exp 2^"
+              << std::log2(worst_exp) << ", log1p 2^" << std::log2(worst_log) << "\n";
+    EXPECT_GT(checked, 15000) << TypeName(type);
+    EXPECT_LT(worst_exp, math::kExpError32 / 2) << TypeName(type);
+    EXPECT_LT(worst_log, math::kLog1pExpError32 / 2) << TypeName(type);
+  }
+}
+
 // An interval that holds 0 leaves the sign open even where both of its ends round to zero (to -0
 // and +0, which compare equal): such a result must take the exact path, not the estimate's sign.
 TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
