@@ -57,16 +57,19 @@ struct HwyOpsOf {
     return value * Pow2Sixteenths(rounded);
   }
   // math::ScalarOpsOf::RoundToGrid, lane by lane (fp64 lanes).
+  // In fp32 lanes (AVX-512's 16-bit rounding test, Settle) the same for |a| below 2^100 (a
+  // larger one gives NaN, which never settles).
   static V RoundToGrid(V a, int precision, int min_exponent) {
     const hn::RebindToUnsigned<DV> du;
     using TU = hn::TFromD<decltype(du)>;
+    constexpr TU kExponentMask = (TU{2 * kExponentBias + 1}) << kMantissaBits;
     const auto bits = hn::BitCast(du, a);
-    const auto exponent = hn::And(bits, hn::Set(du, TU{0x7ff} << kMantissaBits));
+    const auto exponent = hn::And(bits, hn::Set(du, kExponentMask));
     const auto floor = hn::Set(du, static_cast<TU>(min_exponent + kExponentBias) << kMantissaBits);
     const auto scale = hn::Set(du, static_cast<TU>(kMantissaBits + 1 - precision) << kMantissaBits);
     const V magic = hn::BitCast(
         DV(), hn::Or(hn::Max(exponent, floor) + scale, hn::Set(du, TU{1} << (kMantissaBits - 1))));
-    const auto sign = hn::And(bits, hn::Set(du, TU{1} << 63));
+    const auto sign = hn::And(bits, hn::Set(du, TU{1} << (8 * sizeof(T) - 1)));
     return hn::BitCast(DV(), hn::Or(hn::BitCast(du, (a + magic) - magic), sign));
   }
   // table[i mod 16] per lane for rounded = kRoundMagic64 + i. Tables hold 16 entries: 8 lanes
@@ -241,6 +244,31 @@ template <size_t kParts>
 V Narrow(const Wide64<kParts>& v, size_t j) {
   return Narrow(v.part[2 * j], v.part[2 * j + 1]);
 }
+// Vector j of an interval [low, high] rounded onto a 16-bit grid, as fp32, where this target can
+// do it in fp32 lanes (false elsewhere, where Settle rounds onto the grid in fp64): AVX-512 rounds
+// the ends outward to fp32 (directed conversions), and the fp32 interval it grids covers the
+// exact one, with half the work of the grid in fp64.
+template <size_t kParts>
+bool GridIn32(const Wide64<kParts>& low, const Wide64<kParts>& high, size_t j, const Grid& grid,
+              V* lower, V* upper) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  using Half = hn::Vec<hn::Half<D>>;
+  auto outward = [&](const Wide64<kParts>& v, int mode) {
+    mode |= _MM_FROUND_NO_EXC;
+    return HwyOpsOf<D>::RoundToGrid(
+        hn::Combine(D(), Half{_mm512_cvt_roundpd_ps(v.part[2 * j + 1].raw, mode)},
+                    Half{_mm512_cvt_roundpd_ps(v.part[2 * j].raw, mode)}),
+        grid.precision, grid.min_exponent);
+  };
+  *lower = outward(low, _MM_FROUND_TO_NEG_INF);
+  *upper = outward(high, _MM_FROUND_TO_POS_INF);
+  return true;
+#else
+  (void)low, (void)high, (void)j, (void)grid, (void)lower, (void)upper;
+  return false;
+#endif
+}
+constexpr bool kGridIn32 = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
 // other operand in that form first), so a load is one plain vector load, and the loop has no
@@ -542,15 +570,19 @@ struct Evaluator {
                         FloatType type, bool* open) const {
     using O64 = WideOps64<2 * kStep>;
     auto [low, high] = ErrorInterval(estimate);
-    if (type != FloatType::kFloat32) {
-      const Grid grid = GridOf(type);
+    const Grid grid = GridOf(type);
+    const bool on_grid = type != FloatType::kFloat32;
+    if (on_grid && !kGridIn32) {
       low = O64::RoundToGrid(low, grid.precision, grid.min_exponent);
       high = O64::RoundToGrid(high, grid.precision, grid.min_exponent);
     }
     Vectors<kStep> values;
     for (size_t j = 0; j < kStep; ++j) {
-      values[j] = Narrow(low, j);
-      const V upper = Narrow(high, j);
+      V upper;
+      if (!on_grid || !GridIn32(low, high, j, grid, &values[j], &upper)) {
+        values[j] = Narrow(low, j);
+        upper = Narrow(high, j);
+      }
       const hn::RebindToSigned<D> di;
       const auto settled =
           hn::And(hn::Eq(values[j], upper),
