@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "backends/cpu/strided.h"

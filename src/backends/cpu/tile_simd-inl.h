@@ -466,6 +466,23 @@ struct Evaluator {
     return Fp64().template At<kStep>(i);
   }
 
+  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
+  // (LossOfNonNegativeTerms64).
+  template <size_t kStep>
+  static bool NonNegativeTerms(const Operands<kStep>& in) {
+    const V zero = hn::Zero(D()), one = hn::Set(D(), 1.0f);
+    const V largest = hn::Set(D(), std::numeric_limits<float>::max());
+    auto ok = hn::Ge(in.t[0], zero);
+    for (size_t j = 0; j < kStep; ++j) {
+      ok = hn::And(ok, hn::And(hn::Ge(in.t[j], zero), hn::Le(in.t[j], one)));
+      if constexpr (!kUnweighted) {
+        ok = hn::And(ok, hn::And(hn::Ge(in.w[j], zero), hn::Le(in.w[j], largest)));
+        ok = hn::And(ok, hn::And(hn::Ge(in.p[j], zero), hn::Le(in.p[j], largest)));
+      }
+    }
+    return hn::AllTrue(D(), ok);
+  }
+
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
   template <size_t kStep>
   static bool InRange32(const Operands<kStep>& in) {
@@ -541,7 +558,10 @@ struct Evaluator {
       constexpr bool kReciprocal = kKind == LossKind::kGradSelf || kFused;
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
-        const auto loss = Loss64<O64>(x64, t64, w64, p64, transcendentals.log_term, kLogError);
+        const auto loss =
+            !kFast32 && NonNegativeTerms(in)
+                ? LossOfNonNegativeTerms64<O64>(x64, t64, w64, p64, transcendentals.log_term)
+                : Loss64<O64>(x64, t64, w64, p64, transcendentals.log_term, kLogError);
         if (targets.store_value) {
           results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type, open);
         }
@@ -599,8 +619,8 @@ struct Evaluator {
   }
 
   // The loss estimates of the step at i as mean/sum add them, with `bound` their bounds: where an
-  // input is not finite (the bound is NaN) the lanes take the reference value, as BceLossTerm
-  // says.
+  // input is not finite (the bound is then not finite) the lanes take the reference value, as
+  // BceLossTerm says.
   template <size_t kStep>
   Wide64<2 * kStep> SumTerms(const Estimate64<WideOps64<2 * kStep>>& loss, int64_t i,
                              Wide64<2 * kStep>* bound) const {
@@ -609,8 +629,9 @@ struct Evaluator {
     for (size_t j = 0; j < kStep; ++j) {
       V64& lower = values.part[2 * j];
       V64& upper = values.part[2 * j + 1];
-      const auto first = hn::IsNaN(loss.bound.part[2 * j]);
-      const auto second = hn::IsNaN(loss.bound.part[2 * j + 1]);
+      // Not finite: NaN (BceLossTerm), or the bound of a non-finite value.
+      const auto first = hn::Not(hn::IsFinite(loss.bound.part[2 * j]));
+      const auto second = hn::Not(hn::IsFinite(loss.bound.part[2 * j + 1]));
       if (HWY_LIKELY(hn::AllFalse(D64(), hn::Or(first, second)))) continue;
       const V reference = ReferenceLanes(i + static_cast<int64_t>(j) * kLanes);
       lower = hn::IfThenElse(first, Lower64(reference), lower);
