@@ -10,8 +10,8 @@ bounded in math.h's comments and measured by tests/unit/kernels/rounding_test.cc
   log1p(y) = y + y^2 * Q(y),        y in the range the 16-entry reciprocal table leaves
 
 fp32 (for 16-bit logits, |x| <= 80): exp(s) = 1 + s + s^2 * P32(s), log1p(y) = y + y^2 * Q32(y),
-the same reductions with fp32 tables; ln 2 / 16 in two parts, the first of 12 bits (exact times
-any m of exp's reduction).
+the same reductions with fp32 tables; ln 2 / 16 in two parts, the first of 9 significant bits
+(exact times any m of exp's reduction).
 
 Run: /usr/bin/python3 scripts/fit_element_math.py
 """
@@ -62,6 +62,22 @@ def worst(err, lo, hi, points=20001):
     return max(abs(err(lo + (hi - lo) * mpf(i) / (points - 1))) for i in range(points))
 
 
+def split_range(reciprocal, steps):
+    """The range of y = (1 + e) * r_j - 1 over e in [0, 1] split at the nearest 1 + j/steps."""
+    y_lo = min((1 + mpf(j) / steps - mpf(1) / (2 * steps)) * mpf(r) - 1
+               for j, r in enumerate(reciprocal) if j > 0)
+    y_hi = max((1 + min(mpf(j) / steps + mpf(1) / (2 * steps), 1)) * mpf(r) - 1
+               for j, r in enumerate(reciprocal))
+    return y_lo, y_hi
+
+
+def log1p_error(q, y_lo, y_hi):
+    """Worst relative error of y + y^2 * Q(y) against log1p(y) on [y_lo, y_hi]."""
+    def relative(y):
+        return (y + y * y * horner(q, y)) / mpmath.log1p(y) - 1 if y != 0 else mpf(0)
+    return worst(relative, y_lo, y_hi)
+
+
 def log2_of(v):
     return float(mpmath.log(v, 2)) if v > 0 else float("-inf")
 
@@ -85,20 +101,13 @@ def main():
     steps = TABLE - 1
     reciprocal = [to_double(1 / (1 + mpf(j) / steps)) for j in range(TABLE)]
     log_center = [to_double(-mpmath.log(mpf(r))) for r in reciprocal]
-    y_lo = min((1 + mpf(j) / steps - mpf(1) / (2 * steps)) * mpf(r) - 1
-               for j, r in enumerate(reciprocal) if j > 0)
-    y_hi = max((1 + min(mpf(j) / steps + mpf(1) / (2 * steps), 1)) * mpf(r) - 1
-               for j, r in enumerate(reciprocal))
+    y_lo, y_hi = split_range(reciprocal, steps)
 
     def q_exact(y):
         return (mpmath.log1p(y) - y) / (y * y) if y != 0 else mpf(-1) / 2
 
     q = fit(q_exact, y_lo, y_hi, LOG_DEGREE)
-
-    def log_rel(y):
-        return (y + y * y * horner(q, y)) / mpmath.log1p(y) - 1 if y != 0 else mpf(0)
-
-    log_err = worst(log_rel, y_lo, y_hi)
+    log_err = log1p_error(q, y_lo, y_hi)
     center_err = max(abs(mpf(c) + mpmath.log(mpf(r))) for r, c in zip(reciprocal, log_center))
 
     def arr(name, values):
@@ -120,20 +129,13 @@ def main():
     p32 = fit(p_exact, -s_max, s_max, EXP_DEGREE_32, to_float)
     exp_err32 = worst(lambda s: (1 + s + s * s * horner(p32, s)) / mpmath.exp(s) - 1, -s_max,
                       s_max)
-    ln2_hi32 = float(mpmath.nint(ln2 * 2**11) / 2**11)  # 12 significant bits
+    ln2_hi32 = float(mpmath.nint(ln2 * 2**11) / 2**11)  # 2^-11 steps: 9 significant bits
     ln2_lo32 = to_float(ln2 - ln2_hi32)
     reciprocal32 = [to_float(1 / (1 + mpf(j) / steps)) for j in range(TABLE)]
     log_center32 = [to_float(-mpmath.log(mpf(r))) for r in reciprocal32]
-    y_lo32 = min((1 + mpf(j) / steps - mpf(1) / (2 * steps)) * mpf(r) - 1
-                 for j, r in enumerate(reciprocal32) if j > 0)
-    y_hi32 = max((1 + min(mpf(j) / steps + mpf(1) / (2 * steps), 1)) * mpf(r) - 1
-                 for j, r in enumerate(reciprocal32))
+    y_lo32, y_hi32 = split_range(reciprocal32, steps)
     q32 = fit(q_exact, y_lo32, y_hi32, LOG_DEGREE_32, to_float)
-
-    def log_rel32(y):
-        return (y + y * y * horner(q32, y)) / mpmath.log1p(y) - 1 if y != 0 else mpf(0)
-
-    log_err32 = worst(log_rel32, y_lo32, y_hi32)
+    log_err32 = log1p_error(q32, y_lo32, y_hi32)
 
     def arr32(name, values):
         body = ", ".join(hexf(v) for v in values)
