@@ -244,6 +244,16 @@ template <size_t kParts>
 V Narrow(const Wide64<kParts>& v, size_t j) {
   return Narrow(v.part[2 * j], v.part[2 * j + 1]);
 }
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Vector j of `v` as fp32, rounded in the direction kMode (an immediate of the instruction).
+template <int kMode, size_t kParts>
+V NarrowRounded(const Wide64<kParts>& v, size_t j) {
+  using Half = hn::Vec<hn::Half<D>>;
+  return hn::Combine(D(),
+                     Half{_mm512_cvt_roundpd_ps(v.part[2 * j + 1].raw, kMode | _MM_FROUND_NO_EXC)},
+                     Half{_mm512_cvt_roundpd_ps(v.part[2 * j].raw, kMode | _MM_FROUND_NO_EXC)});
+}
+#endif
 // Vector j of an interval [low, high] rounded onto a 16-bit grid, as fp32, where this target can
 // do it in fp32 lanes (false elsewhere, where Settle rounds onto the grid in fp64): AVX-512 rounds
 // the ends outward to fp32 (directed conversions), and the fp32 interval it grids covers the
@@ -252,16 +262,10 @@ template <size_t kParts>
 bool GridIn32(const Wide64<kParts>& low, const Wide64<kParts>& high, size_t j, const Grid& grid,
               V* lower, V* upper) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  using Half = hn::Vec<hn::Half<D>>;
-  auto outward = [&](const Wide64<kParts>& v, int mode) {
-    mode |= _MM_FROUND_NO_EXC;
-    return HwyOpsOf<D>::RoundToGrid(
-        hn::Combine(D(), Half{_mm512_cvt_roundpd_ps(v.part[2 * j + 1].raw, mode)},
-                    Half{_mm512_cvt_roundpd_ps(v.part[2 * j].raw, mode)}),
-        grid.precision, grid.min_exponent);
-  };
-  *lower = outward(low, _MM_FROUND_TO_NEG_INF);
-  *upper = outward(high, _MM_FROUND_TO_POS_INF);
+  *lower = HwyOpsOf<D>::RoundToGrid(NarrowRounded<_MM_FROUND_TO_NEG_INF>(low, j), grid.precision,
+                                    grid.min_exponent);
+  *upper = HwyOpsOf<D>::RoundToGrid(NarrowRounded<_MM_FROUND_TO_POS_INF>(high, j), grid.precision,
+                                    grid.min_exponent);
   return true;
 #else
   (void)low, (void)high, (void)j, (void)grid, (void)lower, (void)upper;
