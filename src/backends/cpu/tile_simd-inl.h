@@ -27,10 +27,6 @@ struct HwyOpsOf {
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
   }
-  static V RoundTo32(V a) {
-    const hn::Rebind<float, DV> df;
-    return hn::PromoteTo(DV(), hn::DemoteTo(df, a));
-  }
   // 2^floor(i/16) for rounded = kMagic + i (math::ScalarOpsOf::Pow2Sixteenths).
   static V Pow2Sixteenths(V rounded) {
     const hn::RebindToUnsigned<DV> du;
@@ -184,9 +180,6 @@ struct WideOps64 {
   static V IfThenElse(WideMask64<kParts> mask, V yes, V no) {
     return EachPart<kParts>(
         [&](size_t k) { return Part::IfThenElse(mask.part[k], yes.part[k], no.part[k]); });
-  }
-  static V RoundTo32(V a) {
-    return EachPart<kParts>([&](size_t k) { return Part::RoundTo32(a.part[k]); });
   }
   static V Min(V a, V b) {
     return EachPart<kParts>([&](size_t k) { return Part::Min(a.part[k], b.part[k]); });
@@ -474,17 +467,17 @@ struct Evaluator {
   // (LossOfNonNegativeTerms64).
   template <size_t kStep>
   static bool NonNegativeTerms(const Operands<kStep>& in) {
-    const V zero = hn::Zero(D()), one = hn::Set(D(), 1.0f);
-    const V largest = hn::Set(D(), std::numeric_limits<float>::max());
-    auto ok = hn::Ge(in.t[0], zero);
+    const V one = hn::Set(D(), 1.0f), largest = hn::Set(D(), std::numeric_limits<float>::max());
+    auto within = [](V v, V high) { return hn::And(hn::Ge(v, hn::Zero(D())), hn::Le(v, high)); };
+    bool ok = true;
     for (size_t j = 0; j < kStep; ++j) {
-      ok = hn::And(ok, hn::And(hn::Ge(in.t[j], zero), hn::Le(in.t[j], one)));
+      auto lanes = within(in.t[j], one);
       if constexpr (!kUnweighted) {
-        ok = hn::And(ok, hn::And(hn::Ge(in.w[j], zero), hn::Le(in.w[j], largest)));
-        ok = hn::And(ok, hn::And(hn::Ge(in.p[j], zero), hn::Le(in.p[j], largest)));
+        lanes = hn::And(lanes, hn::And(within(in.w[j], largest), within(in.p[j], largest)));
       }
+      ok = ok && hn::AllTrue(D(), lanes);
     }
-    return hn::AllTrue(D(), ok);
+    return ok;
   }
 
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
