@@ -469,15 +469,16 @@ struct Evaluator {
   static bool NonNegativeTerms(const Operands<kStep>& in) {
     const V one = hn::Set(D(), 1.0f), largest = hn::Set(D(), std::numeric_limits<float>::max());
     auto within = [](V v, V high) { return hn::And(hn::Ge(v, hn::Zero(D())), hn::Le(v, high)); };
-    bool ok = true;
-    for (size_t j = 0; j < kStep; ++j) {
+    auto each = [&](size_t j) {
       auto lanes = within(in.t[j], one);
       if constexpr (!kUnweighted) {
         lanes = hn::And(lanes, hn::And(within(in.w[j], largest), within(in.p[j], largest)));
       }
-      ok = ok && hn::AllTrue(D(), lanes);
-    }
-    return ok;
+      return lanes;
+    };
+    auto lanes = each(0);
+    for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, each(j));
+    return hn::AllTrue(D(), lanes);
   }
 
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
