@@ -84,8 +84,9 @@ def log2_of(v):
 
 def main():
     ln2 = mpmath.log(2)
-    # exp: 2^(j/16), and P on |s| <= ln2/32.
-    exp_table = [to_double(mpmath.power(2, mpf(j) / TABLE)) for j in range(TABLE)]
+    # exp: 2^((-r mod 16)/16) by r = n mod 16 (n the integer nearest 16a/ln2), and P on
+    # |s| <= ln2/32.
+    exp_table = [to_double(mpmath.power(2, mpf((-r) % TABLE) / TABLE)) for r in range(TABLE)]
     s_max = ln2 / (2 * TABLE)
 
     def p_exact(s):
@@ -93,8 +94,8 @@ def main():
 
     p = fit(p_exact, -s_max, s_max, EXP_DEGREE)
     exp_err = worst(lambda s: (1 + s + s * s * horner(p, s)) / mpmath.exp(s) - 1, -s_max, s_max)
-    table_err = max(abs(mpf(v) / mpmath.power(2, mpf(j) / TABLE) - 1)
-                    for j, v in enumerate(exp_table))
+    table_err = max(abs(mpf(v) / mpmath.power(2, mpf((-r) % TABLE) / TABLE) - 1)
+                    for r, v in enumerate(exp_table))
 
     # log1p: 1 + e (e in [0, 1]) is split at the nearest c_j = 1 + j/15 by y = (1+e)*r_j - 1,
     # r_j = fp64(1/c_j); -log(r_j) to fp64.
@@ -114,7 +115,7 @@ def main():
         body = ", ".join(hexd(v) for v in values)
         return f"OPENACLNN_TABLE double {name}[] = {{{body}}};"
 
-    print(arr("kExp2Sixteenths64", exp_table))
+    print(arr("kExp2NegSixteenths64", exp_table))
     print(arr("kExpPoly64", p))
     print(arr("kLogReciprocal64", reciprocal))
     print(arr("kLogCenter64", log_center))
@@ -125,7 +126,7 @@ def main():
           " absolute")
 
     # fp32: the same reductions, tables rounded to fp32.
-    exp_table32 = [to_float(mpmath.power(2, mpf(j) / TABLE)) for j in range(TABLE)]
+    exp_table32 = [to_float(mpmath.power(2, mpf((-r) % TABLE) / TABLE)) for r in range(TABLE)]
     p32 = fit(p_exact, -s_max, s_max, EXP_DEGREE_32, to_float)
     exp_err32 = worst(lambda s: (1 + s + s * s * horner(p32, s)) / mpmath.exp(s) - 1, -s_max,
                       s_max)
@@ -141,7 +142,7 @@ def main():
         body = ", ".join(hexf(v) for v in values)
         return f"OPENACLNN_TABLE float {name}[] = {{{body}}};"
 
-    print(arr32("kExp2Sixteenths32", exp_table32))
+    print(arr32("kExp2NegSixteenths32", exp_table32))
     print(arr32("kExpPoly32", p32))
     print(f"inline constexpr float kLn2Hi32 = {hexf(ln2_hi32)}, kLn2Lo32 = {hexf(ln2_lo32)};")
     print(arr32("kLogReciprocal32", reciprocal32))

@@ -18,6 +18,11 @@ namespace openaclnn::math {
 // 1.5 * 2^23: x + M rounds x to an integer i (for |x| < 2^22) and holds i in its low mantissa
 // bits, which the exponent arithmetic (Pow2Rounded) and the table lookups (LookupRounded) read.
 inline constexpr float kRoundMagic = 12582912.0f;
+// 1.5 * 2^19 (fp32) and 1.5 * 2^48 (fp64): x + M rounds x to a multiple k = n/16 of 1/16 (for
+// 0 <= x < 2^18, 2^47) and holds the integer n in its low mantissa bits, so that M - (x + M) is
+// -k exactly (exp's reductions: ExpNeg64, ExpNeg32).
+inline constexpr float kSixteenthsMagic32 = 786432.0f;
+inline constexpr double kSixteenthsMagic64 = 422212465065984.0;
 
 // fp64 constants of the correctly rounded formulas (ExpNeg64, Log1pReduced, Reciprocal1p,
 // Loss64, GradSelf64, GradTarget64). Tables and polynomials come from
@@ -27,12 +32,13 @@ inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
 inline constexpr double kLn2Hi64 = 0x1.62e42fefa39efp-1;     // ln 2 rounded to fp64
 inline constexpr double kLn2Lo64 = 0x1.abc9e3b39803fp-56;    // ln 2 - kLn2Hi64
-// 2^(j/16), j = 0..15, each rounded to fp64 (2^-53.4 relative).
-OPENACLNN_TABLE double kExp2Sixteenths64[16] = {
-    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
-    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
-    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
-    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+// 2^((-r mod 16)/16), r = 0..15 (1, 2^(15/16), 2^(14/16), ...), each rounded to fp64 (2^-53.4
+// relative): the factor of 2^(-n/16) beside 2^floor(-n/16), indexed by n mod 16.
+OPENACLNN_TABLE double kExp2NegSixteenths64[16] = {
+    0x1.0000000000000p+0, 0x1.ea4afa2a490dap+0, 0x1.d5818dcfba487p+0, 0x1.c199bdd85529cp+0,
+    0x1.ae89f995ad3adp+0, 0x1.9c49182a3f090p+0, 0x1.8ace5422aa0dbp+0, 0x1.7a11473eb0187p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.5ab07dd485429p+0, 0x1.4bfdad5362a27p+0, 0x1.3dea64c123422p+0,
+    0x1.306fe0a31b715p+0, 0x1.2387a6e756238p+0, 0x1.172b83c7d517bp+0, 0x1.0b5586cf9890fp+0};
 // exp(s) = 1 + s + s^2 * P(s) on |s| <= ln2/32, P of degree 3 (kExpPoly64[i] is the coefficient
 // of s^(3-i)): relative error 2^-45.6.
 OPENACLNN_TABLE double kExpPoly64[] = {0x1.1111d8fc2d6fep-7, 0x1.5556b330ec55bp-5,
@@ -87,10 +93,10 @@ inline constexpr double kEstimateError64 = 0x1p-43;
 // first has 9 bits (m times it is exact for every m of a <= kExpArgMax32).
 inline constexpr float kLog2E32 = 1.44269504f;
 inline constexpr float kLn2Hi32 = 0x1.63p-1f, kLn2Lo32 = -0x1.bd0106p-13f;
-OPENACLNN_TABLE float kExp2Sixteenths32[16] = {
-    0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fep+0f,  0x1.3dea64p+0f,
-    0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
-    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
+OPENACLNN_TABLE float kExp2NegSixteenths32[16] = {
+    0x1p+0f, 0x1.ea4afap+0f, 0x1.d5818ep+0f, 0x1.c199bep+0f, 0x1.ae89fap+0f, 0x1.9c4918p+0f,
+    0x1.8ace54p+0f, 0x1.7a1148p+0f, 0x1.6a09e6p+0f, 0x1.5ab07ep+0f, 0x1.4bfdaep+0f, 0x1.3dea64p+0f,
+    0x1.306fep+0f, 0x1.2387a6p+0f, 0x1.172b84p+0f, 0x1.0b5586p+0f};
 OPENACLNN_TABLE float kExpPoly32[] = {0x1.55565cp-3f, 0x1.000148p-1f};
 OPENACLNN_TABLE float kLogReciprocal32[16] = {
     0x1p+0f,        0x1.ep-1f,      0x1.c3c3c4p-1f, 0x1.aaaaaap-1f, 0x1.9435e6p-1f, 0x1.8p-1f,
@@ -134,8 +140,11 @@ struct ScalarOpsOf {
   OPENACLNN_HOST_DEVICE static V Abs(V a) { return std::fabs(a); }
   OPENACLNN_HOST_DEVICE static V MulAdd(V a, V b, V c) { return std::fma(a, b, c); }
   OPENACLNN_HOST_DEVICE static V IfThenElse(bool mask, V yes, V no) { return mask ? yes : no; }
-  // b where a is NaN (as x86's minimum).
+  OPENACLNN_HOST_DEVICE static V NegMulAdd(V a, V b, V c) { return std::fma(-a, b, c); }
+  OPENACLNN_HOST_DEVICE static V NegMulSub(V a, V b, V c) { return std::fma(-a, b, -c); }
+  // b where a is NaN (as x86's minimum and maximum).
   OPENACLNN_HOST_DEVICE static V Min(V a, V b) { return a < b ? a : b; }
+  OPENACLNN_HOST_DEVICE static V Max(V a, V b) { return a > b ? a : b; }
   // The nearest fp32 of a, held as T.
   OPENACLNN_HOST_DEVICE static V RoundTo32(V a) { return static_cast<T>(static_cast<float>(a)); }
   // 2^(i + k) for rounded = kRoundMagic + i (the integer i in its low mantissa bits) and i + k in
@@ -146,19 +155,21 @@ struct ScalarOpsOf {
     const Bits offset = static_cast<Bits>(kExponentBias + k) - magic_bits;
     return BitCast<T>((BitCast<Bits>(rounded) + offset) << kMantissaBits);
   }
-  // 2^floor(i/16) for rounded = kRoundMagic64 + i, -16368 < i < 16384 (exp's reduction keeps
-  // i >= -16160), or in fp32 kRoundMagic + i, -2032 < i < 2048 (a <= kExpArgMax32 keeps
-  // i >= -1847): i + 16 * bias is positive, so a logical shift divides it.
-  OPENACLNN_HOST_DEVICE static V Pow2Sixteenths(V rounded) {
+  // 2^floor(-n/16) for rounded = kSixteenthsMagic64 + n/16, 0 <= n < 16368 (exp's reduction
+  // keeps n <= 16160), or in fp32 kSixteenthsMagic32 + n/16, n < 2032 (a <= kExpArgMax32 keeps
+  // n <= 1847): 16 * bias - n is positive, so a logical shift divides it.
+  OPENACLNN_HOST_DEVICE static V Pow2NegSixteenths(V rounded) {
     const Bits magic_bits =
-        BitCast<Bits>(static_cast<T>(sizeof(T) == 4 ? kRoundMagic : kRoundMagic64));
+        BitCast<Bits>(static_cast<T>(sizeof(T) == 4 ? kSixteenthsMagic32 : kSixteenthsMagic64));
     const Bits biased =
-        BitCast<Bits>(rounded) + (static_cast<Bits>(16 * kExponentBias) - magic_bits);
+        (static_cast<Bits>(16 * kExponentBias) + magic_bits) - BitCast<Bits>(rounded);
     return BitCast<T>((biased >> 4) << kMantissaBits);
   }
-  // value * 2^floor(i/16), rounded as Pow2Sixteenths: exact while the product stays normal.
-  OPENACLNN_HOST_DEVICE static V ScaleBySixteenths(V value, V rounded) {
-    return value * Pow2Sixteenths(rounded);
+  // value * 2^floor(k) for k = kSixteenthsMagic - rounded (-n/16; Pow2NegSixteenths): exact
+  // while the product stays normal.
+  OPENACLNN_HOST_DEVICE static V ScaleByFloor(V value, V k, V rounded) {
+    (void)k;
+    return value * Pow2NegSixteenths(rounded);
   }
   // a rounded to nearest, ties to even, on the grid of a binary format of `precision`
   // significant bits whose normal range starts at 2^min_exponent (fp16: 11, -14; bf16: 8, -126),

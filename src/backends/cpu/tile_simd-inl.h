@@ -20,37 +20,42 @@ struct HwyOpsOf {
   static V Neg(V a) { return hn::Neg(a); }
   static V Abs(V a) { return hn::Abs(a); }
   static V MulAdd(V a, V b, V c) { return hn::MulAdd(a, b, c); }
+  static V NegMulAdd(V a, V b, V c) { return hn::NegMulAdd(a, b, c); }
+  static V NegMulSub(V a, V b, V c) { return hn::NegMulSub(a, b, c); }
   // x86's minimum gives b where a is NaN, as math::ScalarOpsOf::Min; other targets may give NaN
-  // (ExpNeg64 says why that changes no result).
+  // (ExpNeg64 says why that changes no result). The same for the maximum, whose one use
+  // (UnweightedNonNegativeLoss64) multiplies a NaN a into the result either way.
   static V Min(V a, V b) { return hn::Min(a, b); }
+  static V Max(V a, V b) { return hn::Max(a, b); }
   template <class M>
   static V IfThenElse(M mask, V yes, V no) {
     return hn::IfThenElse(mask, yes, no);
   }
-  // 2^floor(i/16) for rounded = kMagic + i (math::ScalarOpsOf::Pow2Sixteenths).
-  static V Pow2Sixteenths(V rounded) {
+  // 2^floor(-n/16) for rounded = kSixteenthsMagic + n/16 (math::ScalarOpsOf::Pow2NegSixteenths).
+  static V Pow2NegSixteenths(V rounded) {
     const hn::RebindToUnsigned<DV> du;
     using TU = hn::TFromD<decltype(du)>;
-    const TU magic_bits = BitCast<TU>(kMagic);
-    const auto biased =
-        hn::BitCast(du, rounded) + hn::Set(du, static_cast<TU>(16 * kExponentBias) - magic_bits);
+    const TU magic_bits = BitCast<TU>(kFloat ? static_cast<T>(math::kSixteenthsMagic32)
+                                             : static_cast<T>(math::kSixteenthsMagic64));
+    const auto biased = hn::Set(du, static_cast<TU>(16 * kExponentBias) + magic_bits) -
+                        hn::BitCast(du, rounded);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
   }
-  // value * 2^floor(i/16) for rounded = kRoundMagic64 + i: on AVX-512 one vscalefpd by i/16
-  // (which floors it; i/16 is exact), elsewhere times Pow2Sixteenths. Exact either way (the
-  // product stays normal), so the same bits.
-  static V ScaleBySixteenths(V value, V rounded) {
+  // value * 2^floor(k) for k = kSixteenthsMagic - rounded: on AVX-512 one vscalefpd by k (which
+  // floors it), elsewhere times Pow2NegSixteenths. Exact either way (the product stays normal),
+  // so the same bits.
+  static V ScaleByFloor(V value, V k, V rounded) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
     if constexpr (hn::MaxLanes(DV()) * sizeof(T) == 64) {
-      const V sixteenths = (rounded - Set(kMagic)) * Set(T{1} / 16);
       if constexpr (kFloat) {
-        return V{_mm512_scalef_ps(value.raw, sixteenths.raw)};
+        return V{_mm512_scalef_ps(value.raw, k.raw)};
       } else {
-        return V{_mm512_scalef_pd(value.raw, sixteenths.raw)};
+        return V{_mm512_scalef_pd(value.raw, k.raw)};
       }
     }
 #endif
-    return value * Pow2Sixteenths(rounded);
+    (void)k;
+    return value * Pow2NegSixteenths(rounded);
   }
   // math::ScalarOpsOf::RoundToGrid, lane by lane (fp64 lanes).
   // In fp32 lanes (AVX-512's 16-bit rounding test, Settle) the same for |a| below 2^100 (a
@@ -181,12 +186,24 @@ struct WideOps64 {
     return EachPart<kParts>(
         [&](size_t k) { return Part::IfThenElse(mask.part[k], yes.part[k], no.part[k]); });
   }
+  static V NegMulAdd(V a, V b, V c) {
+    return EachPart<kParts>(
+        [&](size_t k) { return Part::NegMulAdd(a.part[k], b.part[k], c.part[k]); });
+  }
+  static V NegMulSub(V a, V b, V c) {
+    return EachPart<kParts>(
+        [&](size_t k) { return Part::NegMulSub(a.part[k], b.part[k], c.part[k]); });
+  }
   static V Min(V a, V b) {
     return EachPart<kParts>([&](size_t k) { return Part::Min(a.part[k], b.part[k]); });
   }
-  static V ScaleBySixteenths(V value, V rounded) {
-    return EachPart<kParts>(
-        [&](size_t k) { return Part::ScaleBySixteenths(value.part[k], rounded.part[k]); });
+  static V Max(V a, V b) {
+    return EachPart<kParts>([&](size_t k) { return Part::Max(a.part[k], b.part[k]); });
+  }
+  static V ScaleByFloor(V value, V exponent, V rounded) {
+    return EachPart<kParts>([&](size_t k) {
+      return Part::ScaleByFloor(value.part[k], exponent.part[k], rounded.part[k]);
+    });
   }
   static V RoundToGrid(V a, int precision, int min_exponent) {
     return EachPart<kParts>(
@@ -374,11 +391,13 @@ struct StepResults {
   Wide64<2 * kStep> sum, bound;
 };
 
-// The operands of kStep consecutive float vectors.
+// The operands of kStep consecutive float vectors, as float vectors and as the fp64 parts the
+// formulas take (vector j: parts 2j, 2j+1).
 template <size_t kStep>
 struct Operands {
   Operands() {}
   Vectors<kStep> x, t, w, p, g;
+  Wide64<2 * kStep> x64, t64, w64, p64, g64;
 };
 
 // What a loss kind's evaluation writes, and in which types.
@@ -411,7 +430,7 @@ struct Evaluator {
   template <size_t kStep>
   StepResults<kStep> At(int64_t i) const {
     const Operands<kStep> in =
-        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i);
+        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i, true);
     if constexpr (kFast32) {
       bool open = !InRange32(in);
       if (HWY_LIKELY(!open)) {
@@ -431,27 +450,43 @@ struct Evaluator {
                          return source.LoadPartial(at,
                                                    std::clamp<int64_t>(n - (at - i), 0, kLanes));
                        },
-                       i),
+                       i, false),
                    i);
   }
 
  private:
   static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
 
-  // The operands of the step at i, by `load`; those the kind does not read are 1.
+  // The operands of the step at i, by `load`; those the kind does not read are 1. Where the
+  // step is `whole`, the fp64 parts are converted straight from memory: a conversion that
+  // loads its half vector needs no shuffle to split a float vector in registers (x86: one
+  // vector instruction instead of two or three).
   template <size_t kStep, class LoadOp>
-  Operands<kStep> Load(LoadOp load, int64_t i) const {
-    Operands<kStep> operands;
+  Operands<kStep> Load(LoadOp load, int64_t i, bool whole) const {
+    Operands<kStep> in;
     const V one = hn::Set(D(), 1.0f);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j) * kLanes;
-      operands.x[j] = load(sources[kSelf], at);
-      operands.t[j] = kReadsTarget ? load(sources[kTarget], at) : one;
-      operands.g[j] = kReadsGradOutput ? load(sources[kGradOutput], at) : one;
-      operands.w[j] = kUnweighted ? one : load(sources[kWeight], at);
-      operands.p[j] = kUnweighted ? one : load(sources[kPosWeight], at);
+      in.x[j] = load(sources[kSelf], at);
+      in.t[j] = kReadsTarget ? load(sources[kTarget], at) : one;
+      in.g[j] = kReadsGradOutput ? load(sources[kGradOutput], at) : one;
+      in.w[j] = kUnweighted ? one : load(sources[kWeight], at);
+      in.p[j] = kUnweighted ? one : load(sources[kPosWeight], at);
     }
-    return operands;
+    const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
+      if (!read) return WideOps64<2 * kStep>::Set(1.0);
+      if (!whole) return Widen(v);
+      return EachPart<2 * kStep>([&](size_t k) {
+        const float* half = sources[which].data + i + static_cast<int64_t>(k * kLanes / 2);
+        return hn::PromoteTo(D64(), hn::LoadU(hn::Half<D>(), half));
+      });
+    };
+    in.x64 = widen(in.x, kSelf, true);
+    in.t64 = widen(in.t, kTarget, kReadsTarget);
+    in.g64 = widen(in.g, kGradOutput, kReadsGradOutput);
+    in.w64 = widen(in.w, kWeight, !kUnweighted);
+    in.p64 = widen(in.p, kPosWeight, !kUnweighted);
+    return in;
   }
 
   // The same tile through the fp64 formulas (kFast32's fallback).
@@ -464,21 +499,23 @@ struct Evaluator {
   }
 
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
-  // (LossOfNonNegativeTerms64).
+  // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep>
   static bool NonNegativeTerms(const Operands<kStep>& in) {
-    const V one = hn::Set(D(), 1.0f), largest = hn::Set(D(), std::numeric_limits<float>::max());
-    auto within = [](V v, V high) { return hn::And(hn::Ge(v, hn::Zero(D())), hn::Le(v, high)); };
-    auto each = [&](size_t j) {
-      auto lanes = within(in.t[j], one);
-      if constexpr (!kUnweighted) {
-        lanes = hn::And(lanes, hn::And(within(in.w[j], largest), within(in.p[j], largest)));
-      }
-      return lanes;
+    const hn::RebindToUnsigned<D> du;
+    const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
+      return hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1));
     };
-    auto lanes = each(0);
-    for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, each(j));
-    return hn::AllTrue(D(), lanes);
+    constexpr uint32_t kOneBits = 0x3f800000u, kLargestBits = 0x7f7fffffu;
+    auto lanes = at_most(in.t[0], kOneBits);
+    for (size_t j = 0; j < kStep; ++j) {
+      if (j > 0) lanes = hn::And(lanes, at_most(in.t[j], kOneBits));
+      if constexpr (!kUnweighted) {
+        lanes = hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits),
+                                       at_most(in.p[j], kLargestBits)));
+      }
+    }
+    return hn::AllTrue(du, lanes);
   }
 
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
@@ -518,7 +555,7 @@ struct Evaluator {
       }
     } else {
       using O64 = WideOps64<2 * kStep>;
-      result.e = ExpNeg64<O64>(O64::Abs(Widen(in.x)));
+      result.e = ExpNeg64<O64>(O64::Abs(in.x64));
       const UnitSplit<O64> split = SplitUnit<O64>(result.e);
       if (log) result.log_term = Log1pSplit<O64>(split);
       if (reciprocal) result.reciprocal = Reciprocal1pSplit<O64>(split);
@@ -537,7 +574,7 @@ struct Evaluator {
   StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i, bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
     StepResults<kStep> results;
-    const auto x64 = Widen(in.x), w64 = Widen(in.w), p64 = Widen(in.p);
+    const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
     if constexpr (kKind == LossKind::kGradTarget) {
       // Where every p is 1 (no pos_weight) the log term's coefficient is 0: skip computing it.
@@ -548,26 +585,40 @@ struct Evaluator {
       }
       if (!every_p_is_one) log_term = TranscendentalsOf(in, true, false).log_term;
       const auto estimate =
-          GradTarget64<O64>(x64, w64, p64, Widen(in.g), scale, log_term, kLogError);
+          GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
       results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type, open);
     } else {
-      const auto t64 = Widen(in.t);
+      const auto& t64 = in.t64;
       constexpr bool kLog = kKind == LossKind::kLoss;
       constexpr bool kReciprocal = kKind == LossKind::kGradSelf || kFused;
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
-        const auto loss =
-            !kFast32 && NonNegativeTerms(in)
-                ? LossOfNonNegativeTerms64<O64>(x64, t64, w64, p64, transcendentals.log_term)
-                : Loss64<O64>(x64, t64, w64, p64, transcendentals.log_term, kLogError);
-        if (targets.store_value) {
-          results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type, open);
+        const auto& log_term = transcendentals.log_term;
+        if (!kFast32 && NonNegativeTerms(in)) {
+          // The bound, kEstimateError64 of the value, is formed only where it is read.
+          const auto value = kUnweighted
+                                 ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
+                                 : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
+          if (targets.store_value) {
+            results.value = targets.value_type == FloatType::kFloat32
+                                ? SettleRelative<kStep>(value, i)
+                                : Settle<kStep>(NonNegativeEstimate64<O64>(value), i,
+                                                LossKind::kLoss, targets.value_type, open);
+          }
+          if (targets.sum) {
+            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value), i, &results.bound);
+          }
+        } else {
+          const auto loss = Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
+          if (targets.store_value) {
+            results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type, open);
+          }
+          if (targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
         }
-        if (targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
       }
       if constexpr (kReciprocal) {
         const auto estimate =
-            GradSelf64<O64>(x64, t64, w64, p64, Widen(in.g), scale, transcendentals.e,
+            GradSelf64<O64>(x64, t64, w64, p64, in.g64, scale, transcendentals.e,
                             transcendentals.reciprocal, kSigmoidError);
         auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
         out = Settle<kStep>(
@@ -614,6 +665,43 @@ struct Evaluator {
                               i + static_cast<int64_t>(j) * kLanes, values[j]);
     }
     return values;
+  }
+
+  // Settle for fp32 results of non-negative loss values, whose bound is kEstimateError64 of the
+  // value (NonNegativeEstimate64), tested on the value's bits alone: in the value's binade, fp32's
+  // rounding boundaries are the fp64 values whose low 29 mantissa bits are 2^28, and the exact
+  // result lies within 2^10 fp64 ulps of the value (2^-43 of it, below 2^(e-42) for a value in
+  // [2^e, 2^(e+1))). Where the value is more than 2^10 ulps from every such boundary, and its
+  // fp32 rounding r is finite and above 2^-126 (so the value is at least 2^-126, where the
+  // boundaries below its binade, subnormal ones included, are 2^(e-25) away), both round alike.
+  // A handful of integer instructions instead of the interval's two ends and two conversions;
+  // a step that it leaves open (zeros, tiny or huge values, a value near a boundary: about
+  // 2^-17 of random lanes) takes the interval test, Settle.
+  template <size_t kStep>
+  Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i) const {
+    const hn::RebindToUnsigned<D64> du64;
+    const hn::RebindToUnsigned<D> du32;
+    constexpr uint64_t kBoundaryBits = uint64_t{1} << 28, kLowBits = (uint64_t{1} << 29) - 1;
+    constexpr uint64_t kReach = uint64_t{1} << 10;  // the bound, in fp64 ulps of the value
+    // (bits + kReach - kBoundaryBits) mod 2^29 <= 2 kReach: within kReach of the boundary.
+    const auto far = [&](V64 part) {
+      const auto shifted = hn::BitCast(du64, part) + hn::Set(du64, kReach - kBoundaryBits);
+      return hn::Gt(hn::And(shifted, hn::Set(du64, kLowBits)), hn::Set(du64, 2 * kReach));
+    };
+    constexpr uint32_t kAboveMinNormal = 0x00800001u, kInfinity = 0x7f800000u;
+    Vectors<kStep> values;
+    bool settled = true;
+    for (size_t j = 0; j < kStep; ++j) {
+      values[j] = Narrow(value, j);
+      const auto in_range = hn::Lt(hn::BitCast(du32, values[j]) - hn::Set(du32, kAboveMinNormal),
+                                   hn::Set(du32, kInfinity - kAboveMinNormal));
+      settled = settled &&
+                hn::AllTrue(du64, hn::And(far(value.part[2 * j]), far(value.part[2 * j + 1]))) &&
+                hn::AllTrue(du32, in_range);
+    }
+    if (HWY_LIKELY(settled)) return values;
+    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value), i, LossKind::kLoss,
+                         FloatType::kFloat32, nullptr);
   }
 
   // The loss estimates of the step at i as mean/sum add them, with `bound` their bounds: where an
