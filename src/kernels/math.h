@@ -94,9 +94,9 @@ inline constexpr double kEstimateError64 = 0x1p-43;
 inline constexpr float kLog2E32 = 1.44269504f;
 inline constexpr float kLn2Hi32 = 0x1.63p-1f, kLn2Lo32 = -0x1.bd0106p-13f;
 OPENACLNN_TABLE float kExp2NegSixteenths32[16] = {
-    0x1p+0f, 0x1.ea4afap+0f, 0x1.d5818ep+0f, 0x1.c199bep+0f, 0x1.ae89fap+0f, 0x1.9c4918p+0f,
+    0x1p+0f,        0x1.ea4afap+0f, 0x1.d5818ep+0f, 0x1.c199bep+0f, 0x1.ae89fap+0f, 0x1.9c4918p+0f,
     0x1.8ace54p+0f, 0x1.7a1148p+0f, 0x1.6a09e6p+0f, 0x1.5ab07ep+0f, 0x1.4bfdaep+0f, 0x1.3dea64p+0f,
-    0x1.306fep+0f, 0x1.2387a6p+0f, 0x1.172b84p+0f, 0x1.0b5586p+0f};
+    0x1.306fep+0f,  0x1.2387a6p+0f, 0x1.172b84p+0f, 0x1.0b5586p+0f};
 OPENACLNN_TABLE float kExpPoly32[] = {0x1.55565cp-3f, 0x1.000148p-1f};
 OPENACLNN_TABLE float kLogReciprocal32[16] = {
     0x1p+0f,        0x1.ep-1f,      0x1.c3c3c4p-1f, 0x1.aaaaaap-1f, 0x1.9435e6p-1f, 0x1.8p-1f,

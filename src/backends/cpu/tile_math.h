@@ -56,4 +56,9 @@ math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();
 
+// For tests: which of `values` (non-negative losses in fp64, each within kEstimateError64 of the
+// exact loss) the bit test of the SIMD loss evaluator (tile_simd-inl.h: FarFromFp32Boundaries,
+// AboveFp32MinNormal) settles as the fp32 rounding of the value, on the target EvaluateTile runs.
+void SettlesLossBits(const double* values, int64_t count, bool* settled);
+
 }  // namespace openaclnn

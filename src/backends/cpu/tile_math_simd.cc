@@ -82,6 +82,29 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
+void SettlesLossBitsImpl(const double* values, int64_t count, bool* settled) {
+  constexpr size_t kLanes = hn::MaxLanes(D());
+  const hn::Half<D> dh;
+  for (int64_t i = 0; i < count; i += static_cast<int64_t>(kLanes)) {
+    HWY_ALIGN double lane_values[kLanes] = {};
+    for (size_t lane = 0; lane < kLanes && i + static_cast<int64_t>(lane) < count; ++lane) {
+      lane_values[lane] = values[i + static_cast<int64_t>(lane)];
+    }
+    const V64 lower = hn::Load(D64(), lane_values),
+              upper = hn::Load(D64(), lane_values + kLanes / 2);
+    const V narrowed = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
+    HWY_ALIGN float in_range[kLanes];
+    HWY_ALIGN double far[kLanes];
+    hn::Store(hn::VecFromMask(D(), AboveFp32MinNormal(narrowed)), D(), in_range);
+    hn::Store(hn::VecFromMask(D64(), FarFromFp32Boundaries(lower)), D64(), far);
+    hn::Store(hn::VecFromMask(D64(), FarFromFp32Boundaries(upper)), D64(), far + kLanes / 2);
+    for (size_t lane = 0; lane < kLanes && i + static_cast<int64_t>(lane) < count; ++lane) {
+      settled[i + static_cast<int64_t>(lane)] =
+          BitCast<uint32_t>(in_range[lane]) != 0 && BitCast<uint64_t>(far[lane]) != 0;
+    }
+  }
+}
+
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
 
 Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
@@ -91,6 +114,10 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 }
 
 const char* TargetNameImpl() { return "scalar"; }
+
+void SettlesLossBitsImpl(const double* /*values*/, int64_t count, bool* settled) {
+  for (int64_t i = 0; i < count; ++i) settled[i] = false;  // no SIMD evaluator, no bit test
+}
 
 #endif
 
@@ -102,6 +129,7 @@ namespace openaclnn {
 
 HWY_EXPORT(EvaluateTileImpl);
 HWY_EXPORT(TargetNameImpl);
+HWY_EXPORT(SettlesLossBitsImpl);
 
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient) {
@@ -111,6 +139,10 @@ Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inp
 }
 
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
+
+void SettlesLossBits(const double* values, int64_t count, bool* settled) {
+  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(values, count, settled);
+}
 
 }  // namespace openaclnn
 #endif  // HWY_ONCE

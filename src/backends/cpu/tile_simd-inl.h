@@ -37,8 +37,8 @@ struct HwyOpsOf {
     using TU = hn::TFromD<decltype(du)>;
     const TU magic_bits = BitCast<TU>(kFloat ? static_cast<T>(math::kSixteenthsMagic32)
                                              : static_cast<T>(math::kSixteenthsMagic64));
-    const auto biased = hn::Set(du, static_cast<TU>(16 * kExponentBias) + magic_bits) -
-                        hn::BitCast(du, rounded);
+    const auto biased =
+        hn::Set(du, static_cast<TU>(16 * kExponentBias) + magic_bits) - hn::BitCast(du, rounded);
     return hn::BitCast(DV(), hn::ShiftLeft<kMantissaBits>(hn::ShiftRight<4>(biased)));
   }
   // value * 2^floor(k) for k = kSixteenthsMagic - rounded: on AVX-512 one vscalefpd by k (which
@@ -284,6 +284,34 @@ bool GridIn32(const Wide64<kParts>& low, const Wide64<kParts>& high, size_t j, c
 }
 constexpr bool kGridIn32 = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;
 
+// The rounding test of a value v >= 0 whose bound is kEstimateError64 of it, on its bits alone
+// (SettleRelative): in v's binade [2^e, 2^(e+1)), fp32's rounding boundaries are the fp64 values
+// whose low 29 mantissa bits are 2^28, and the exact result lies within 2^(e-42), 2^10 fp64 ulps
+// of v (kReach). Where v is more than kReach ulps from every such boundary and its fp32 rounding r
+// is finite and above 2^-126 (so v >= 2^-126, where the boundaries below v's binade, subnormal
+// ones included, are 2^(e-25) away), the exact result rounds as v does. A handful of integer
+// operations instead of an interval's two ends and two conversions. kEstimateError64 = 2^-43
+// fixes kReach: rounding_test.cc (LossBitTest) checks the pair.
+inline constexpr uint64_t kReach = uint64_t{1} << (52 - 43 + 1);
+// Lanes of v that are more than kReach fp64 ulps from every fp32 rounding boundary of v's binade:
+// (bits + kReach - 2^28) mod 2^29 > 2 kReach.
+HWY_INLINE hn::Mask<D64> FarFromFp32Boundaries(hn::Vec<D64> v) {
+  static_assert(math::kEstimateError64 == 0x1p-43, "kReach is 2^10 fp64 ulps: 2^-43 of v");
+  const hn::RebindToUnsigned<D64> du;
+  constexpr uint64_t kBoundary = uint64_t{1} << 28, kLowBits = (uint64_t{1} << 29) - 1;
+  const auto shifted = hn::BitCast(du, v) + hn::Set(du, kReach - kBoundary);
+  return hn::RebindMask(D64(),
+                        hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), hn::Set(du, 2 * kReach)));
+}
+// Lanes of fp32 r that are finite and above 2^-126 (NaN and negative ones are not): one unsigned
+// range of the bits.
+HWY_INLINE hn::Mask<hn::ScalableTag<float>> AboveFp32MinNormal(hn::Vec<hn::ScalableTag<float>> r) {
+  const hn::RebindToUnsigned<D> du;
+  constexpr uint32_t kAboveMinNormal = 0x00800001u, kInfinity = 0x7f800000u;
+  return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, r) - hn::Set(du, kAboveMinNormal),
+                                    hn::Set(du, kInfinity - kAboveMinNormal)));
+}
+
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
 // other operand in that form first), so a load is one plain vector load, and the loop has no
 // branch on types or broadcasts that would cut it into pieces the compiler schedules apart.
@@ -511,8 +539,8 @@ struct Evaluator {
     for (size_t j = 0; j < kStep; ++j) {
       if (j > 0) lanes = hn::And(lanes, at_most(in.t[j], kOneBits));
       if constexpr (!kUnweighted) {
-        lanes = hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits),
-                                       at_most(in.p[j], kLargestBits)));
+        lanes =
+            hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits), at_most(in.p[j], kLargestBits)));
       }
     }
     return hn::AllTrue(du, lanes);
@@ -584,8 +612,7 @@ struct Evaluator {
         every_p_is_one = every_p_is_one && hn::AllTrue(D(), hn::Eq(in.p[j], hn::Set(D(), 1.0f)));
       }
       if (!every_p_is_one) log_term = TranscendentalsOf(in, true, false).log_term;
-      const auto estimate =
-          GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
+      const auto estimate = GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
       results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type, open);
     } else {
       const auto& t64 = in.t64;
@@ -596,9 +623,8 @@ struct Evaluator {
         const auto& log_term = transcendentals.log_term;
         if (!kFast32 && NonNegativeTerms(in)) {
           // The bound, kEstimateError64 of the value, is formed only where it is read.
-          const auto value = kUnweighted
-                                 ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
-                                 : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
+          const auto value = kUnweighted ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
+                                         : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
           if (targets.store_value) {
             results.value = targets.value_type == FloatType::kFloat32
                                 ? SettleRelative<kStep>(value, i)
@@ -617,9 +643,8 @@ struct Evaluator {
         }
       }
       if constexpr (kReciprocal) {
-        const auto estimate =
-            GradSelf64<O64>(x64, t64, w64, p64, in.g64, scale, transcendentals.e,
-                            transcendentals.reciprocal, kSigmoidError);
+        const auto estimate = GradSelf64<O64>(x64, t64, w64, p64, in.g64, scale, transcendentals.e,
+                                              transcendentals.reciprocal, kSigmoidError);
         auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
         out = Settle<kStep>(
             estimate, i, LossKind::kGradSelf,
@@ -667,37 +692,20 @@ struct Evaluator {
     return values;
   }
 
-  // Settle for fp32 results of non-negative loss values, whose bound is kEstimateError64 of the
-  // value (NonNegativeEstimate64), tested on the value's bits alone: in the value's binade, fp32's
-  // rounding boundaries are the fp64 values whose low 29 mantissa bits are 2^28, and the exact
-  // result lies within 2^10 fp64 ulps of the value (2^-43 of it, below 2^(e-42) for a value in
-  // [2^e, 2^(e+1))). Where the value is more than 2^10 ulps from every such boundary, and its
-  // fp32 rounding r is finite and above 2^-126 (so the value is at least 2^-126, where the
-  // boundaries below its binade, subnormal ones included, are 2^(e-25) away), both round alike.
-  // A handful of integer instructions instead of the interval's two ends and two conversions;
-  // a step that it leaves open (zeros, tiny or huge values, a value near a boundary: about
-  // 2^-17 of random lanes) takes the interval test, Settle.
+  // Settle for fp32 results of non-negative loss values (NonNegativeEstimate64): where the bit
+  // test (FarFromFp32Boundaries, AboveFp32MinNormal) settles every lane, the values' own rounding;
+  // a step that it leaves open (zeros, tiny or huge values, a value near a boundary: about 2^-17
+  // of random lanes) takes the interval test, Settle.
   template <size_t kStep>
   Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i) const {
-    const hn::RebindToUnsigned<D64> du64;
-    const hn::RebindToUnsigned<D> du32;
-    constexpr uint64_t kBoundaryBits = uint64_t{1} << 28, kLowBits = (uint64_t{1} << 29) - 1;
-    constexpr uint64_t kReach = uint64_t{1} << 10;  // the bound, in fp64 ulps of the value
-    // (bits + kReach - kBoundaryBits) mod 2^29 <= 2 kReach: within kReach of the boundary.
-    const auto far = [&](V64 part) {
-      const auto shifted = hn::BitCast(du64, part) + hn::Set(du64, kReach - kBoundaryBits);
-      return hn::Gt(hn::And(shifted, hn::Set(du64, kLowBits)), hn::Set(du64, 2 * kReach));
-    };
-    constexpr uint32_t kAboveMinNormal = 0x00800001u, kInfinity = 0x7f800000u;
     Vectors<kStep> values;
     bool settled = true;
     for (size_t j = 0; j < kStep; ++j) {
       values[j] = Narrow(value, j);
-      const auto in_range = hn::Lt(hn::BitCast(du32, values[j]) - hn::Set(du32, kAboveMinNormal),
-                                   hn::Set(du32, kInfinity - kAboveMinNormal));
       settled = settled &&
-                hn::AllTrue(du64, hn::And(far(value.part[2 * j]), far(value.part[2 * j + 1]))) &&
-                hn::AllTrue(du32, in_range);
+                hn::AllTrue(D64(), hn::And(FarFromFp32Boundaries(value.part[2 * j]),
+                                           FarFromFp32Boundaries(value.part[2 * j + 1]))) &&
+                hn::AllTrue(D(), AboveFp32MinNormal(values[j]));
     }
     if (HWY_LIKELY(settled)) return values;
     return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value), i, LossKind::kLoss,

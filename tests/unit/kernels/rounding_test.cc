@@ -6,12 +6,15 @@
 // that every result is correctly rounded: on a fixed random set, on inputs built to lie next to a
 // rounding boundary of the output type, and for mean and sum through the CPU backend.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -381,6 +384,64 @@ TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
       EXPECT_EQ(std::signbit(RoundedTo(settled, type)), std::signbit(zero)) << TypeName(type);
     }
   }
+}
+
+// The SIMD loss evaluator's bit test (SettlesLossBits) settles a value only where every number
+// within kEstimateError64 of it rounds to fp32 as the value does (checked in binary128), on the
+// values nearest to fp32's rounding boundaries: every distance around its reach of 2^10 fp64
+// ulps, in binades from the least normal to the greatest; and it settles values just beyond that
+// reach, so that it is the fast path it is meant to be.
+TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
+  std::vector<double> values;
+  std::vector<bool> beyond_reach;
+  std::mt19937 random(29);
+  for (const int exponent : {-126, -125, -70, -1, 0, 1, 50, 126, 127}) {
+    for (int k = 0; k < 8; ++k) {
+      const uint32_t mantissa = random() & 0x7ffffeu;  // not the binade's last fp32
+      const double boundary = std::ldexp(1.0 + (mantissa + 0.5) * 0x1p-23, exponent);
+      const double ulp = std::ldexp(1.0, exponent - 52);
+      for (const int64_t distance :
+           {0, 1, 2, 1000, 1023, 1024, 1025, 1026, 2047, 2048, 2049, 2050, 3000, 1 << 20}) {
+        for (const int sign : {-1, 1}) {
+          values.push_back(boundary + static_cast<double>(sign * distance) * ulp);
+          beyond_reach.push_back(distance > 2048);
+        }
+      }
+    }
+  }
+  for (const double special :
+       {0.0, -0.0, 0x1p-127, 0x1p-126, 0x1p-149, 0x1p-200, -1.0, 0x1p128, 0x1p200,
+        std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    values.push_back(special);
+    beyond_reach.push_back(false);
+  }
+  const auto count = static_cast<int64_t>(values.size());
+  std::unique_ptr<bool[]> settled(new bool[values.size()]);
+  for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
+    hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
+    SettlesLossBits(values.data(), count, settled.get());
+    const std::string target = EvaluateTileTarget();
+    int64_t settled_count = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const double value = values[i];
+      if (settled[i]) {
+        ++settled_count;
+        const Quad bound = static_cast<Quad>(value) * static_cast<Quad>(math::kEstimateError64);
+        const auto rounded = BitCast<uint32_t>(static_cast<float>(value));
+        EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(static_cast<Quad>(value) - bound)), rounded)
+            << target << " value " << std::hexfloat << value;
+        EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(static_cast<Quad>(value) + bound)), rounded)
+            << target << " value " << std::hexfloat << value;
+      } else if (target != "scalar" && beyond_reach[i]) {
+        ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
+                      << value;
+      }
+    }
+    if (target != "scalar") {
+      EXPECT_GT(settled_count, 0) << target;
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
