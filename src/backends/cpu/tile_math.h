@@ -56,9 +56,11 @@ math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();
 
-// For tests: which of `values` (non-negative losses in fp64, each within kEstimateError64 of the
-// exact loss) the bit test of the SIMD loss evaluator (tile_simd-inl.h: FarFromFp32Boundaries,
-// AboveFp32MinNormal) settles as the fp32 rounding of the value, on the target EvaluateTile runs.
-void SettlesLossBits(const double* values, int64_t count, bool* settled);
+// For tests: which of `values` (non-negative losses in fp64, each within its bound of the exact
+// loss: kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) the bit test of the SIMD
+// loss evaluator (tile_simd-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16) settles in
+// `type`, on the target EvaluateTile runs, and *rounded the result it stores for a settled one.
+void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
+                     float* rounded);
 
 }  // namespace openaclnn

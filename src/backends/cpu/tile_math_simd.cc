@@ -82,26 +82,20 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
-void SettlesLossBitsImpl(const double* values, int64_t count, bool* settled) {
-  constexpr size_t kLanes = hn::MaxLanes(D());
-  const hn::Half<D> dh;
-  for (int64_t i = 0; i < count; i += static_cast<int64_t>(kLanes)) {
-    HWY_ALIGN double lane_values[kLanes] = {};
-    for (size_t lane = 0; lane < kLanes && i + static_cast<int64_t>(lane) < count; ++lane) {
-      lane_values[lane] = values[i + static_cast<int64_t>(lane)];
+void SettlesLossBitsImpl(FloatType type, const double* values, int64_t count, bool* settled,
+                         float* rounded) {
+  // One value at a time, in every lane: the tests decide whole vectors.
+  for (int64_t i = 0; i < count; ++i) {
+    const V64 value = hn::Set(D64(), values[i]);
+    V result;
+    if (type == FloatType::kFloat32) {
+      result = Narrow(value, value);
+      settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, kLossReach>(value)) &&
+                   hn::AllTrue(D(), InNormalRange(result, kFp32LeastNormalBits, kFp32InfinityBits));
+    } else {
+      settled[i] = SettledOnGrid16(value, value, type, FarFrom16Boundaries, &result);
     }
-    const V64 lower = hn::Load(D64(), lane_values),
-              upper = hn::Load(D64(), lane_values + kLanes / 2);
-    const V narrowed = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
-    HWY_ALIGN float in_range[kLanes];
-    HWY_ALIGN double far[kLanes];
-    hn::Store(hn::VecFromMask(D(), AboveFp32MinNormal(narrowed)), D(), in_range);
-    hn::Store(hn::VecFromMask(D64(), FarFromFp32Boundaries(lower)), D64(), far);
-    hn::Store(hn::VecFromMask(D64(), FarFromFp32Boundaries(upper)), D64(), far + kLanes / 2);
-    for (size_t lane = 0; lane < kLanes && i + static_cast<int64_t>(lane) < count; ++lane) {
-      settled[i + static_cast<int64_t>(lane)] =
-          BitCast<uint32_t>(in_range[lane]) != 0 && BitCast<uint64_t>(far[lane]) != 0;
-    }
+    rounded[i] = hn::GetLane(result);
   }
 }
 
@@ -115,8 +109,12 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return "scalar"; }
 
-void SettlesLossBitsImpl(const double* /*values*/, int64_t count, bool* settled) {
-  for (int64_t i = 0; i < count; ++i) settled[i] = false;  // no SIMD evaluator, no bit test
+void SettlesLossBitsImpl(FloatType /*type*/, const double* /*values*/, int64_t count, bool* settled,
+                         float* rounded) {
+  for (int64_t i = 0; i < count; ++i) {  // no SIMD evaluator, no bit test
+    settled[i] = false;
+    rounded[i] = 0.0f;
+  }
 }
 
 #endif
@@ -140,8 +138,9 @@ Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inp
 
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
 
-void SettlesLossBits(const double* values, int64_t count, bool* settled) {
-  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(values, count, settled);
+void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
+                     float* rounded) {
+  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, values, count, settled, rounded);
 }
 
 }  // namespace openaclnn

@@ -284,32 +284,66 @@ bool GridIn32(const Wide64<kParts>& low, const Wide64<kParts>& high, size_t j, c
 }
 constexpr bool kGridIn32 = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;
 
-// The rounding test of a value v >= 0 whose bound is kEstimateError64 of it, on its bits alone
-// (SettleRelative): in v's binade [2^e, 2^(e+1)), fp32's rounding boundaries are the fp64 values
-// whose low 29 mantissa bits are 2^28, and the exact result lies within 2^(e-42), 2^10 fp64 ulps
-// of v (kReach). Where v is more than kReach ulps from every such boundary and its fp32 rounding r
-// is finite and above 2^-126 (so v >= 2^-126, where the boundaries below v's binade, subnormal
-// ones included, are 2^(e-25) away), the exact result rounds as v does. A handful of integer
-// operations instead of an interval's two ends and two conversions. kEstimateError64 = 2^-43
-// fixes kReach: rounding_test.cc (LossBitTest) checks the pair.
-inline constexpr uint64_t kReach = uint64_t{1} << (52 - 43 + 1);
-// Lanes of v that are more than kReach fp64 ulps from every fp32 rounding boundary of v's binade:
-// (bits + kReach - 2^28) mod 2^29 > 2 kReach.
-HWY_INLINE hn::Mask<D64> FarFromFp32Boundaries(hn::Vec<D64> v) {
-  static_assert(math::kEstimateError64 == 0x1p-43, "kReach is 2^10 fp64 ulps: 2^-43 of v");
+// The rounding test of a loss value v >= 0 whose bound is a fraction of it, on its bits alone
+// (SettleRelative, SettleRelative16): in v's binade [2^e, 2^(e+1)), the rounding boundaries of a
+// format of P significant bits are the fp64 values whose low 53 - P mantissa bits are 2^(52 - P)
+// (fp32: 29 bits, fp16: 42, bf16: 45), and a bound of f * v is below f * 2^(e+1), f * 2^53 fp64
+// ulps of v: its reach. Where v is more than the reach from every such boundary and its rounding
+// r to fp32 is within the format's normal range (above its least normal, so v is too, where the
+// boundaries below v's binade, subnormal ones included, are as far as those in it), the exact
+// result rounds as v does. A handful of integer operations instead of an interval's two ends, two
+// conversions and, for 16-bit types, two roundings onto the grid. rounding_test.cc
+// (TheLossBitTestSettlesOnlyWhatTheBoundDecides) checks each reach at every distance around it.
+// The reaches, in fp64 ulps of the value: kEstimateError64 (2^-43) and the 16-bit losses'
+// kLossError32 (2^-21 + 2^-43).
+inline constexpr uint64_t kLossReach = uint64_t{1} << 10;
+inline constexpr uint64_t kLoss32Reach = (uint64_t{1} << 32) + (uint64_t{1} << 10);
+static_assert(math::kEstimateError64 == 0x1p-43 && math::kLossError32 == 0x1p-21 + 0x1p-43,
+              "the reaches are 2^53 times the loss's relative bounds");
+// Lanes of v that are more than kReach fp64 ulps from every rounding boundary of v's binade in a
+// format of kPrecision bits: (bits + kReach - boundary) mod 2^(53 - kPrecision) > 2 kReach.
+template <int kPrecision, uint64_t kReach>
+HWY_INLINE hn::Mask<D64> FarFromBoundaries(hn::Vec<D64> v) {
   const hn::RebindToUnsigned<D64> du;
-  constexpr uint64_t kBoundary = uint64_t{1} << 28, kLowBits = (uint64_t{1} << 29) - 1;
+  constexpr int kLow = 53 - kPrecision;
+  constexpr uint64_t kBoundary = uint64_t{1} << (kLow - 1), kLowBits = (uint64_t{1} << kLow) - 1;
   const auto shifted = hn::BitCast(du, v) + hn::Set(du, kReach - kBoundary);
   return hn::RebindMask(D64(),
                         hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), hn::Set(du, 2 * kReach)));
 }
-// Lanes of fp32 r that are finite and above 2^-126 (NaN and negative ones are not): one unsigned
-// range of the bits.
-HWY_INLINE hn::Mask<hn::ScalableTag<float>> AboveFp32MinNormal(hn::Vec<hn::ScalableTag<float>> r) {
+// Lanes of fp32 r above the fp32 `least` (a least normal) and below `limit`, both positive (NaN
+// and negative lanes are not): one unsigned range of the bits.
+HWY_INLINE hn::Mask<hn::ScalableTag<float>> InNormalRange(hn::Vec<hn::ScalableTag<float>> r,
+                                                          uint32_t least_bits,
+                                                          uint32_t limit_bits) {
   const hn::RebindToUnsigned<D> du;
-  constexpr uint32_t kAboveMinNormal = 0x00800001u, kInfinity = 0x7f800000u;
-  return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, r) - hn::Set(du, kAboveMinNormal),
-                                    hn::Set(du, kInfinity - kAboveMinNormal)));
+  return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, r) - hn::Set(du, least_bits + 1),
+                                    hn::Set(du, limit_bits - (least_bits + 1))));
+}
+// The ranges: fp32's normal numbers (limit: infinity); fp16's (2^-14 to 2^16, where it
+// overflows); bf16's up to 2^100 (RoundToGrid in fp32 lanes, which serves |r| < 2^100).
+inline constexpr uint32_t kFp32LeastNormalBits = 0x00800000u, kFp32InfinityBits = 0x7f800000u;
+inline constexpr uint32_t kFp16LeastNormalBits = 0x38800000u, kFp16LimitBits = 0x47800000u;
+inline constexpr uint32_t kBf16LimitBits = 0x71800000u;
+
+// The bit test of a 16-bit loss value (FarFromBoundaries with kLoss32Reach, InNormalRange) lane
+// by lane, and where it settles *rounded its rounding onto the type's grid, through fp32 (a value
+// that far from the grid's boundaries cannot cross one by rounding to fp32 first).
+template <class Far>
+HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
+                                hn::Vec<hn::ScalableTag<float>>* rounded) {
+  const hn::Half<D> dh;
+  const auto r = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
+  const bool fp16 = type == FloatType::kFloat16;
+  const auto in_range = fp16 ? InNormalRange(r, kFp16LeastNormalBits, kFp16LimitBits)
+                             : InNormalRange(r, kFp32LeastNormalBits, kBf16LimitBits);
+  const Grid grid = GridOf(type);
+  *rounded = HwyOpsOf<D>::RoundToGrid(r, grid.precision, grid.min_exponent);
+  return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
+         hn::AllTrue(D(), in_range);
+}
+HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
+  return fp16 ? FarFromBoundaries<11, kLoss32Reach>(v) : FarFromBoundaries<8, kLoss32Reach>(v);
 }
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
@@ -621,11 +655,14 @@ struct Evaluator {
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
         const auto& log_term = transcendentals.log_term;
-        if (!kFast32 && NonNegativeTerms(in)) {
-          // The bound, kEstimateError64 of the value, is formed only where it is read.
+        if (NonNegativeTerms(in)) {
+          // The bound, kEstimateError64 of the value (kFast32: kLossError32), is formed only
+          // where it is read; kFast32 stores 16-bit losses and never sums.
           const auto value = kUnweighted ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
                                          : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
-          if (targets.store_value) {
+          if constexpr (kFast32) {
+            results.value = SettleRelative16<kStep>(value, i, targets.value_type, open);
+          } else if (targets.store_value) {
             results.value = targets.value_type == FloatType::kFloat32
                                 ? SettleRelative<kStep>(value, i)
                                 : Settle<kStep>(NonNegativeEstimate64<O64>(value), i,
@@ -693,7 +730,7 @@ struct Evaluator {
   }
 
   // Settle for fp32 results of non-negative loss values (NonNegativeEstimate64): where the bit
-  // test (FarFromFp32Boundaries, AboveFp32MinNormal) settles every lane, the values' own rounding;
+  // test (FarFromBoundaries, InNormalRange) settles every lane, the values' own rounding;
   // a step that it leaves open (zeros, tiny or huge values, a value near a boundary: about 2^-17
   // of random lanes) takes the interval test, Settle.
   template <size_t kStep>
@@ -702,14 +739,34 @@ struct Evaluator {
     bool settled = true;
     for (size_t j = 0; j < kStep; ++j) {
       values[j] = Narrow(value, j);
-      settled = settled &&
-                hn::AllTrue(D64(), hn::And(FarFromFp32Boundaries(value.part[2 * j]),
-                                           FarFromFp32Boundaries(value.part[2 * j + 1]))) &&
-                hn::AllTrue(D(), AboveFp32MinNormal(values[j]));
+      settled =
+          settled &&
+          hn::AllTrue(D64(), hn::And(FarFromBoundaries<24, kLossReach>(value.part[2 * j]),
+                                     FarFromBoundaries<24, kLossReach>(value.part[2 * j + 1]))) &&
+          hn::AllTrue(D(), InNormalRange(values[j], kFp32LeastNormalBits, kFp32InfinityBits));
     }
     if (HWY_LIKELY(settled)) return values;
     return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value), i, LossKind::kLoss,
                          FloatType::kFloat32, nullptr);
+  }
+
+  // kFast32's Settle for non-negative loss values, whose bound is kLossError32 of the value, in
+  // the 16-bit `type`: the bit test (SettledOnGrid16) per float vector; a step where it leaves any
+  // lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16 ones, and values outside the type's
+  // normal range) takes the interval test, Settle, with the bound itself (which leaves a quarter
+  // to a half of those lanes open: then *open, and the step is evaluated again in fp64).
+  template <size_t kStep>
+  Vectors<kStep> SettleRelative16(const Wide64<2 * kStep>& value, int64_t i, FloatType type,
+                                  bool* open) const {
+    Vectors<kStep> values;
+    for (size_t j = 0; j < kStep; ++j) {
+      if (!SettledOnGrid16(value.part[2 * j], value.part[2 * j + 1], type, FarFrom16Boundaries,
+                           &values[j])) {
+        return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, math::kLossError32),
+                             i, LossKind::kLoss, type, open);
+      }
+    }
+    return values;
   }
 
   // The loss estimates of the step at i as mean/sum add them, with `bound` their bounds: where an

@@ -387,61 +387,118 @@ TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
 }
 
 // The SIMD loss evaluator's bit test (SettlesLossBits) settles a value only where every number
-// within kEstimateError64 of it rounds to fp32 as the value does (checked in binary128), on the
-// values nearest to fp32's rounding boundaries: every distance around its reach of 2^10 fp64
-// ulps, in binades from the least normal to the greatest; and it settles values just beyond that
-// reach, so that it is the fast path it is meant to be.
+// within its bound (kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) rounds to
+// the type as the value does, and to what the evaluator stores (checked in binary128), on the
+// values nearest to the type's rounding boundaries: every distance around the test's reach, in
+// binades from the type's least normal to its greatest; and it settles values beyond that reach,
+// so that it is the fast path it is meant to be.
 TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
-  std::vector<double> values;
-  std::vector<bool> beyond_reach;
-  std::mt19937 random(29);
-  for (const int exponent : {-126, -125, -70, -1, 0, 1, 50, 126, 127}) {
-    for (int k = 0; k < 8; ++k) {
-      const uint32_t mantissa = random() & 0x7ffffeu;  // not the binade's last fp32
-      const double boundary = std::ldexp(1.0 + (mantissa + 0.5) * 0x1p-23, exponent);
-      const double ulp = std::ldexp(1.0, exponent - 52);
-      for (const int64_t distance :
-           {0, 1, 2, 1000, 1023, 1024, 1025, 1026, 2047, 2048, 2049, 2050, 3000, 1 << 20}) {
-        for (const int sign : {-1, 1}) {
-          values.push_back(boundary + static_cast<double>(sign * distance) * ulp);
-          beyond_reach.push_back(distance > 2048);
+  struct Case {
+    FloatType type;
+    int precision;
+    double bound;
+    int64_t reach;  // fp64 ulps
+    std::vector<int> exponents;
+  };
+  const Case cases[] = {
+      {FloatType::kFloat32,
+       24,
+       math::kEstimateError64,
+       int64_t{1} << 10,
+       {-126, -125, -70, -1, 0, 1, 50, 126, 127}},
+      {FloatType::kFloat16,
+       11,
+       math::kLossError32,
+       (int64_t{1} << 32) + 1024,
+       {-14, -13, -5, -1, 0, 1, 10, 14, 15}},
+      {FloatType::kBFloat16,
+       8,
+       math::kLossError32,
+       (int64_t{1} << 32) + 1024,
+       {-126, -125, -60, -1, 0, 1, 60, 98, 99}},
+  };
+  for (const Case& c : cases) {
+    std::vector<double> values;
+    std::vector<bool> beyond_reach;
+    std::mt19937 random(29);
+    const uint32_t mantissas = (uint32_t{1} << (c.precision - 1)) - 1;
+    for (const int exponent : c.exponents) {
+      for (int k = 0; k < 8; ++k) {
+        const uint32_t mantissa = random() % mantissas;  // not the binade's last value
+        const double boundary =
+            std::ldexp(1.0 + (mantissa + 0.5) * std::ldexp(1.0, 1 - c.precision), exponent);
+        const double ulp = std::ldexp(1.0, exponent - 52);
+        const int64_t r = c.reach;
+        for (const int64_t distance :
+             {int64_t{0}, int64_t{1}, int64_t{2}, r / 4, r / 2, 3 * r / 4, r - 1, r, r + 1, r + 2,
+              2 * r - 1, 2 * r, 2 * r + 1, 3 * r, 4 * r}) {
+          for (const int sign : {-1, 1}) {
+            values.push_back(boundary +
+                             static_cast<double>(sign) * static_cast<double>(distance) * ulp);
+            beyond_reach.push_back(distance > 2 * r);
+          }
         }
       }
     }
-  }
-  for (const double special :
-       {0.0, -0.0, 0x1p-127, 0x1p-126, 0x1p-149, 0x1p-200, -1.0, 0x1p128, 0x1p200,
-        std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
-    values.push_back(special);
-    beyond_reach.push_back(false);
-  }
-  const auto count = static_cast<int64_t>(values.size());
-  std::unique_ptr<bool[]> settled(new bool[values.size()]);
-  for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
-    hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
-    SettlesLossBits(values.data(), count, settled.get());
-    const std::string target = EvaluateTileTarget();
-    int64_t settled_count = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      const double value = values[i];
-      if (settled[i]) {
-        ++settled_count;
-        const Quad bound = static_cast<Quad>(value) * static_cast<Quad>(math::kEstimateError64);
-        const auto rounded = BitCast<uint32_t>(static_cast<float>(value));
-        EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(static_cast<Quad>(value) - bound)), rounded)
-            << target << " value " << std::hexfloat << value;
-        EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(static_cast<Quad>(value) + bound)), rounded)
-            << target << " value " << std::hexfloat << value;
-      } else if (target != "scalar" && beyond_reach[i]) {
-        ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
-                      << value;
+    for (const double special : {0.0,
+                                 -0.0,
+                                 0x1p-127,
+                                 0x1p-126,
+                                 0x1p-149,
+                                 0x1p-200,
+                                 0x1p-14,
+                                 0x1p-15,
+                                 0x1p-24,
+                                 -1.0,
+                                 65504.0,
+                                 65519.0,
+                                 65520.0,
+                                 65536.0,
+                                 0x1p99,
+                                 0x1p100,
+                                 0x1p128,
+                                 0x1p200,
+                                 std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN()}) {
+      values.push_back(special);
+      beyond_reach.push_back(false);
+    }
+    const auto count = static_cast<int64_t>(values.size());
+    std::unique_ptr<bool[]> settled(new bool[values.size()]);
+    std::vector<float> rounded(values.size());
+    for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
+      hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
+      SettlesLossBits(c.type, values.data(), count, settled.get(), rounded.data());
+      const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(c.type);
+      const bool simd = std::string(EvaluateTileTarget()) != "scalar";
+      int64_t settled_count = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        const double value = values[i];
+        if (settled[i]) {
+          ++settled_count;
+          const Quad bound = Abs(static_cast<Quad>(value)) * static_cast<Quad>(c.bound);
+          // What the evaluator stores: the 16-bit value itself (the store makes 2^16 fp16's inf).
+          const float kept = RoundedTo(rounded[i], c.type);
+          const auto stored = BitCast<uint32_t>(kept);
+          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
+                        RoundedOnce({static_cast<Quad>(value) - bound, 0}, c.type))),
+                    stored)
+              << target << " value " << std::hexfloat << value;
+          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
+                        RoundedOnce({static_cast<Quad>(value) + bound, 0}, c.type))),
+                    stored)
+              << target << " value " << std::hexfloat << value;
+        } else if (simd && beyond_reach[i]) {
+          ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
+                        << value;
+        }
+      }
+      if (simd) {
+        EXPECT_GT(settled_count, 0) << target;
       }
     }
-    if (target != "scalar") {
-      EXPECT_GT(settled_count, 0) << target;
-    }
+    hwy::SetSupportedTargetsForTest(0);
   }
-  hwy::SetSupportedTargetsForTest(0);
 }
 
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
