@@ -335,15 +335,25 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
   const hn::Half<D> dh;
   const auto r = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
   const bool fp16 = type == FloatType::kFloat16;
-  const auto in_range = fp16 ? InNormalRange(r, kFp16LeastNormalBits, kFp16LimitBits)
-                             : InNormalRange(r, kFp32LeastNormalBits, kBf16LimitBits);
+  // fp16: any r >= +0 below the limit (FarFrom16Boundaries takes fp16's subnormal grid too).
+  const hn::RebindToUnsigned<D> du;
+  const auto in_range =
+      fp16 ? hn::RebindMask(D(), hn::Lt(hn::BitCast(du, r), hn::Set(du, kFp16LimitBits)))
+           : InNormalRange(r, kFp32LeastNormalBits, kBf16LimitBits);
   const Grid grid = GridOf(type);
   *rounded = HwyOpsOf<D>::RoundToGrid(r, grid.precision, grid.min_exponent);
   return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
          hn::AllTrue(D(), in_range);
 }
+// fp16 values below 2^-14 are tested as v + 2^-14: fp16's subnormal grid (spacing 2^-24) is its
+// grid in [2^-14, 2^-13) shifted by a grid point, and the sum's rounding (below 2^-67, one ulp
+// of the sum) is inside the reach's margin of 2^10 ulps. So the losses that weights make tiny
+// stay on the fast path.
 HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
-  return fp16 ? FarFromBoundaries<11, kLoss32Reach>(v) : FarFromBoundaries<8, kLoss32Reach>(v);
+  if (!fp16) return FarFromBoundaries<8, kLoss32Reach>(v);
+  const V64 least_normal = hn::Set(D64(), 0x1p-14);
+  return FarFromBoundaries<11, kLoss32Reach>(
+      hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v));
 }
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
@@ -655,13 +665,21 @@ struct Evaluator {
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
         const auto& log_term = transcendentals.log_term;
-        if (NonNegativeTerms(in)) {
+        // kFast32 with weights keeps Loss64 and its interval test: there the bit test's bound,
+        // kLossError32 of the whole value, leaves so many steps open (tile_bench fp16 weighted
+        // 0.85-0.94x) that the fallbacks cost more than it saves.
+        if ((!kFast32 || kUnweighted) && NonNegativeTerms(in)) {
           // The bound, kEstimateError64 of the value (kFast32: kLossError32), is formed only
           // where it is read; kFast32 stores 16-bit losses and never sums.
           const auto value = kUnweighted ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
                                          : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
           if constexpr (kFast32) {
-            results.value = SettleRelative16<kStep>(value, i, targets.value_type, open);
+            // The interval test where the bit test leaves a vector open takes Loss64's bound,
+            // kLossError32 of the log term alone (not of the whole value, much looser where the
+            // linear term dominates).
+            results.value = SettleRelative16<kStep>(value, i, targets.value_type, open, [&] {
+              return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
+            });
           } else if (targets.store_value) {
             results.value = targets.value_type == FloatType::kFloat32
                                 ? SettleRelative<kStep>(value, i)
@@ -698,7 +716,7 @@ struct Evaluator {
   // the same, so is every value between them, and the lower end is the result.
   template <size_t kStep>
   Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, int64_t i, LossKind kind,
-                        FloatType type, bool* open) const {
+                        FloatType type, bool* open, const bool* skip = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
     auto [low, high] = ErrorInterval(estimate);
     const Grid grid = GridOf(type);
@@ -709,6 +727,7 @@ struct Evaluator {
     }
     Vectors<kStep> values;
     for (size_t j = 0; j < kStep; ++j) {
+      if (skip != nullptr && skip[j]) continue;  // settled already (SettleRelative16)
       V upper;
       if (!on_grid || !GridIn32(low, high, j, grid, &values[j], &upper)) {
         values[j] = Narrow(low, j);
@@ -750,21 +769,27 @@ struct Evaluator {
                          FloatType::kFloat32, nullptr);
   }
 
-  // kFast32's Settle for non-negative loss values, whose bound is kLossError32 of the value, in
-  // the 16-bit `type`: the bit test (SettledOnGrid16) per float vector; a step where it leaves any
-  // lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16 ones, and values outside the type's
-  // normal range) takes the interval test, Settle, with the bound itself (which leaves a quarter
-  // to a half of those lanes open: then *open, and the step is evaluated again in fp64).
-  template <size_t kStep>
+  // kFast32's Settle for non-negative loss values, whose bound is within kLossError32 of the
+  // value, in the 16-bit `type`: the bit test (SettledOnGrid16) per float vector; a vector where
+  // it leaves any lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16 ones, and values
+  // outside the type's range) takes the interval test of `estimate()`, Settle (where that leaves
+  // a lane open: *open, and the step is evaluated again in fp64).
+  template <size_t kStep, class EstimateOp>
   Vectors<kStep> SettleRelative16(const Wide64<2 * kStep>& value, int64_t i, FloatType type,
-                                  bool* open) const {
+                                  bool* open, EstimateOp estimate) const {
     Vectors<kStep> values;
+    bool settled[kStep];
+    bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
-      if (!SettledOnGrid16(value.part[2 * j], value.part[2 * j + 1], type, FarFrom16Boundaries,
-                           &values[j])) {
-        return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, math::kLossError32),
-                             i, LossKind::kLoss, type, open);
-      }
+      settled[j] = SettledOnGrid16(value.part[2 * j], value.part[2 * j + 1], type,
+                                   FarFrom16Boundaries, &values[j]);
+      all = all && settled[j];
+    }
+    if (HWY_LIKELY(all)) return values;
+    const Vectors<kStep> tested =
+        Settle<kStep>(estimate(), i, LossKind::kLoss, type, open, settled);
+    for (size_t j = 0; j < kStep; ++j) {
+      if (!settled[j]) values[j] = tested[j];
     }
     return values;
   }

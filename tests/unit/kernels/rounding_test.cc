@@ -440,26 +440,41 @@ TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
         }
       }
     }
-    for (const double special : {0.0,
-                                 -0.0,
-                                 0x1p-127,
-                                 0x1p-126,
-                                 0x1p-149,
-                                 0x1p-200,
-                                 0x1p-14,
-                                 0x1p-15,
-                                 0x1p-24,
-                                 -1.0,
-                                 65504.0,
-                                 65519.0,
-                                 65520.0,
-                                 65536.0,
-                                 0x1p99,
-                                 0x1p100,
-                                 0x1p128,
-                                 0x1p200,
-                                 std::numeric_limits<double>::infinity(),
-                                 std::numeric_limits<double>::quiet_NaN()}) {
+    if (c.type == FloatType::kFloat16) {  // fp16's subnormal grid: boundaries (k + 1/2) 2^-24
+      for (int k = 0; k < 16; ++k) {
+        const double boundary = (random() % 1023 + 0.5) * 0x1p-24;
+        const int64_t r = c.reach;
+        for (const int64_t distance : {int64_t{0}, r / 4, r / 2, r - 1, r + 1, 2 * r + 1, 4 * r}) {
+          for (const int sign : {-1, 1}) {
+            values.push_back(boundary + sign * static_cast<double>(distance) * 0x1p-66);
+            beyond_reach.push_back(distance > 2 * r);
+          }
+        }
+      }
+    }
+    const double specials[] = {0.0,
+                               -0.0,
+                               0x1p-127,
+                               0x1p-126,
+                               0x1p-149,
+                               0x1p-200,
+                               0x1p-14,
+                               0x1p-15,
+                               0x1p-24,
+                               0x1p-25,
+                               0x1.8p-25,
+                               -1.0,
+                               65504.0,
+                               65519.0,
+                               65520.0,
+                               65536.0,
+                               0x1p99,
+                               0x1p100,
+                               0x1p128,
+                               0x1p200,
+                               std::numeric_limits<double>::infinity(),
+                               std::numeric_limits<double>::quiet_NaN()};
+    for (const double special : specials) {
       values.push_back(special);
       beyond_reach.push_back(false);
     }
