@@ -60,7 +60,9 @@ const char* EvaluateTileTarget();
 // loss: kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) the bit test of the SIMD
 // loss evaluator (tile_simd-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16) settles in
 // `type`, on the target EvaluateTile runs, and *rounded the result it stores for a settled one.
+// `in_fp32` (fp16, bf16): the test of the losses evaluated wholly in fp32 lanes
+// (FastUnweightedLoss16: fp32 values within 2^-21 + 2^-23 of the exact loss).
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded);
+                     float* rounded, bool in_fp32 = false);
 
 }  // namespace openaclnn

@@ -82,13 +82,18 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
-void SettlesLossBitsImpl(FloatType type, const double* values, int64_t count, bool* settled,
-                         float* rounded) {
+void SettlesLossBitsImpl(FloatType type, bool in_fp32, const double* values, int64_t count,
+                         bool* settled, float* rounded) {
   // One value at a time, in every lane: the tests decide whole vectors.
   for (int64_t i = 0; i < count; ++i) {
     const V64 value = hn::Set(D64(), values[i]);
     V result;
-    if (type == FloatType::kFloat32) {
+    if (in_fp32) {  // fp32 values, 16-bit types: FastUnweightedLoss16's test
+      const V value32 = hn::Set(D(), static_cast<float>(values[i]));
+      const Grid grid = GridOf(type);
+      result = HwyOpsOf<D>::RoundToGrid(value32, grid.precision, grid.min_exponent);
+      settled[i] = hn::AllTrue(D(), FarFrom16Boundaries32(value32, type == FloatType::kFloat16));
+    } else if (type == FloatType::kFloat32) {
       result = Narrow(value, value);
       settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, kLossReach>(value)) &&
                    hn::AllTrue(D(), InNormalRange(result, kFp32LeastNormalBits, kFp32InfinityBits));
@@ -109,8 +114,8 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return "scalar"; }
 
-void SettlesLossBitsImpl(FloatType /*type*/, const double* /*values*/, int64_t count, bool* settled,
-                         float* rounded) {
+void SettlesLossBitsImpl(FloatType /*type*/, bool /*in_fp32*/, const double* /*values*/,
+                         int64_t count, bool* settled, float* rounded) {
   for (int64_t i = 0; i < count; ++i) {  // no SIMD evaluator, no bit test
     settled[i] = false;
     rounded[i] = 0.0f;
@@ -139,8 +144,8 @@ Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inp
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
 
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded) {
-  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, values, count, settled, rounded);
+                     float* rounded, bool in_fp32) {
+  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, in_fp32, values, count, settled, rounded);
 }
 
 }  // namespace openaclnn

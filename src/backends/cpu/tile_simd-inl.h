@@ -347,13 +347,32 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
 }
 // fp16 values below 2^-14 are tested as v + 2^-14: fp16's subnormal grid (spacing 2^-24) is its
 // grid in [2^-14, 2^-13) shifted by a grid point, and the sum's rounding (below 2^-67, one ulp
-// of the sum) is inside the reach's margin of 2^10 ulps. So the losses that weights make tiny
-// stay on the fast path.
+// of the sum) is inside the reach's margin of 2^10 ulps. So tiny losses (a large |x| on its
+// label's side) stay on the fast path.
 HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
   if (!fp16) return FarFromBoundaries<8, kLoss32Reach>(v);
   const V64 least_normal = hn::Set(D64(), 0x1p-14);
   return FarFromBoundaries<11, kLoss32Reach>(
       hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v));
+}
+
+// The bit test in fp32 lanes, of an fp32 loss value v > 0 within kLoss32Reach32 fp32 ulps of the
+// exact one (FastUnweightedLoss16): more than that from every fp16 (bf16) rounding boundary of
+// v's binade, whose low 13 (16) mantissa bits are 2^12 (2^15); fp16 values below 2^-14 as
+// v + 2^-14 (its rounding, below half an ulp, inside the reach's margin), as FarFrom16Boundaries.
+// The reach: the fp32 log term's kLog1pExpError32 (2^-21) and two roundings of 2^-24, below
+// 2^-20.6 of v, 10 ulps; 12 with the margin.
+inline constexpr uint32_t kLoss32Reach32 = 12;
+HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
+  const hn::RebindToUnsigned<D> du;
+  const auto far = [&](V u, uint32_t boundary) {
+    const auto shifted = hn::BitCast(du, u) + hn::Set(du, kLoss32Reach32 - boundary);
+    return hn::RebindMask(D(), hn::Gt(hn::And(shifted, hn::Set(du, 2 * boundary - 1)),
+                                      hn::Set(du, 2 * kLoss32Reach32)));
+  };
+  if (!fp16) return far(v, uint32_t{1} << 15);
+  const V least_normal = hn::Set(D(), 0x1p-14f);
+  return far(hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v), uint32_t{1} << 12);
 }
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
@@ -635,6 +654,29 @@ struct Evaluator {
     return result;
   }
 
+  // A 16-bit loss of 16-bit logits without weights wholly in fp32 lanes, where the step's terms
+  // are non-negative: max(x, 0) - x*t + log1p(exp(-|x|)), each term >= 0, the log term the fp32
+  // one (kLog1pExpError32, |x| <= kExpArgMax32 as kFast32 checks) and two roundings, so within
+  // 2^-20.6 of the value, which is in (0, 81]: at least log1p(exp(-80)), a normal fp32, and no
+  // range check (fp16's subnormal grid included). Settled where FarFrom16Boundaries32 says so
+  // for every lane, rounded onto the grid; false otherwise (about 2^-8.4 of random fp16 lanes,
+  // 2^-11.4 of bf16 ones), and the step takes the fp64 combination.
+  template <size_t kStep>
+  bool FastUnweightedLoss16(const Operands<kStep>& in, Vectors<kStep>* values) const {
+    if (!NonNegativeTerms(in)) return false;
+    using O32 = HwyOpsOf<D>;
+    const bool fp16 = targets.value_type == FloatType::kFloat16;
+    const Grid grid = GridOf(targets.value_type);
+    for (size_t j = 0; j < kStep; ++j) {
+      const V x = in.x[j];
+      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(hn::Abs(x))));
+      const V value = hn::NegMulAdd(x, in.t[j], hn::Max(x, hn::Zero(D()))) + log_term;
+      if (!hn::AllTrue(D(), FarFrom16Boundaries32(value, fp16))) return false;
+      (*values)[j] = O32::RoundToGrid(value, grid.precision, grid.min_exponent);
+    }
+    return true;
+  }
+
   // The relative errors the fp64 formulas take the transcendentals with.
   static constexpr double kLogError = kFast32 ? math::kLossError32 : math::kEstimateError64;
   static constexpr double kSigmoidError =
@@ -646,6 +688,9 @@ struct Evaluator {
   StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i, bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
     StepResults<kStep> results;
+    if constexpr (kKind == LossKind::kLoss && kFast32 && kUnweighted && !kFused) {
+      if (FastUnweightedLoss16<kStep>(in, &results.value)) return results;
+    }
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
     if constexpr (kKind == LossKind::kGradTarget) {

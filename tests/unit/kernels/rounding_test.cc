@@ -238,7 +238,7 @@ std::vector<Input> InType(std::vector<Input> inputs, FloatType type) {
 // Evaluates `kind` on `inputs` (every operand of `type`), block by block, returning each result
 // widened to double, and with `sums` the mean/sum partials of each block.
 std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, FloatType type,
-                             std::vector<double>* sums = nullptr) {
+                             std::vector<double>* sums = nullptr, bool unweighted = false) {
   std::vector<double> results;
   for (size_t begin = 0; begin < inputs.size(); begin += kReductionBlock) {
     const size_t count = std::min<size_t>(kReductionBlock, inputs.size() - begin);
@@ -254,6 +254,7 @@ std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, Fl
       storage[which] = Storage(columns[which], type);
       tile.operand[which] = {storage[which].data(), type, false};
     }
+    if (unweighted) tile.operand[kWeight] = tile.operand[kPosWeight] = {};
     std::vector<uint16_t> out(count * 2);
     const Partial sum = EvaluateTile(kind, 1.0, tile, static_cast<int64_t>(count),
                                      {out.data(), type}, sums != nullptr);
@@ -307,6 +308,25 @@ INSTANTIATE_TEST_SUITE_P(Types, Rounding,
                          [](const auto& param_info) {
                            return std::string(TypeName(param_info.param));
                          });
+
+// 16-bit losses of 16-bit logits without weights, where the SIMD evaluator works wholly in fp32
+// lanes (FastUnweightedLoss16) for steps whose |x| are at most 80: every result correctly rounded.
+TEST(Rounding, UnweightedHalfLossesAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> inputs = RandomInputs(20261202, kSamples);
+    for (Input& in : inputs) {
+      in.x = std::clamp(in.x, -60.0f, 60.0f);
+      in.w = in.p = 1.0f;
+    }
+    inputs = InType(inputs, type);
+    const std::vector<double> got = Evaluate(LossKind::kLoss, inputs, type, nullptr, true);
+    Quality quality;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Record(quality, got[i], ExactOf(LossKind::kLoss, inputs[i]), type);
+    }
+    ExpectEveryResultRounded(quality, std::string("unweighted loss ") + TypeName(type));
+  }
+}
 
 TEST(Rounding, TargetGradientNearItsZero) {
   const std::vector<Input> inputs = NearTargetZero(7, 100000 / kSampleScale);
@@ -501,6 +521,76 @@ TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
               << target << " value " << std::hexfloat << value;
           EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
                         RoundedOnce({static_cast<Quad>(value) + bound, 0}, c.type))),
+                    stored)
+              << target << " value " << std::hexfloat << value;
+        } else if (simd && beyond_reach[i]) {
+          ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
+                        << value;
+        }
+      }
+      if (simd) {
+        EXPECT_GT(settled_count, 0) << target;
+      }
+    }
+    hwy::SetSupportedTargetsForTest(0);
+  }
+}
+
+// The same for the test of 16-bit losses evaluated wholly in fp32 lanes (SettlesLossBits with
+// in_fp32): fp32 values, a bound of 2^-21 + 2^-23 of the value, a reach of 12 fp32 ulps; fp16's
+// subnormal grid included.
+TEST(Rounding, TheFp32LossBitTestSettlesOnlyWhatTheBoundDecides) {
+  constexpr int64_t kReach = 12;
+  const double bound_fraction = 0x1p-21 + 0x1p-23;
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    const int precision = type == FloatType::kFloat16 ? 11 : 8;
+    std::vector<double> values;
+    std::vector<bool> beyond_reach;
+    std::mt19937 random(31);
+    const auto add = [&](double boundary, double ulp) {
+      for (int64_t distance = 0; distance <= 3 * kReach; ++distance) {
+        for (const int sign : {-1, 1}) {
+          values.push_back(boundary + sign * static_cast<double>(distance) * ulp);
+          beyond_reach.push_back(distance > 2 * kReach);
+        }
+      }
+    };
+    const std::vector<int> exponents = type == FloatType::kFloat16
+                                           ? std::vector<int>{-14, -13, -5, -1, 0, 1, 5, 6}
+                                           : std::vector<int>{-126, -100, -60, -1, 0, 1, 5, 6};
+    const uint32_t mantissas = (uint32_t{1} << (precision - 1)) - 1;
+    for (const int exponent : exponents) {
+      for (int k = 0; k < 8; ++k) {
+        const uint32_t mantissa = random() % mantissas;
+        add(std::ldexp(1.0 + (mantissa + 0.5) * std::ldexp(1.0, 1 - precision), exponent),
+            std::ldexp(1.0, exponent - 23));
+      }
+    }
+    if (type == FloatType::kFloat16) {  // the subnormal grid, tested as v + 2^-14 (ulp 2^-37)
+      for (int k = 0; k < 16; ++k) add((random() % 1023 + 0.5) * 0x1p-24, 0x1p-37);
+    }
+    const auto count = static_cast<int64_t>(values.size());
+    std::unique_ptr<bool[]> settled(new bool[values.size()]);
+    std::vector<float> rounded(values.size());
+    for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
+      hwy::SetSupportedTargetsForTest(targets & -targets);
+      SettlesLossBits(type, values.data(), count, settled.get(), rounded.data(), true);
+      const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(type);
+      const bool simd = std::string(EvaluateTileTarget()) != "scalar";
+      int64_t settled_count = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        const double value = values[i];
+        ASSERT_EQ(static_cast<double>(static_cast<float>(value)), value);  // an fp32 value
+        if (settled[i]) {
+          ++settled_count;
+          const Quad bound = Abs(static_cast<Quad>(value)) * static_cast<Quad>(bound_fraction);
+          const auto stored = BitCast<uint32_t>(RoundedTo(rounded[i], type));
+          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
+                        RoundedOnce({static_cast<Quad>(value) - bound, 0}, type))),
+                    stored)
+              << target << " value " << std::hexfloat << value;
+          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
+                        RoundedOnce({static_cast<Quad>(value) + bound, 0}, type))),
                     stored)
               << target << " value " << std::hexfloat << value;
         } else if (simd && beyond_reach[i]) {
