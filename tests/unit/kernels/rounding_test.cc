@@ -406,6 +406,45 @@ TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
   }
 }
 
+// Runs SettlesLossBits on `values` on every Highway target of this CPU and checks each verdict: a
+// settled value rounds, at both ends of its bound (bound_fraction of it), to what the evaluator
+// stores; a value beyond its reach (`beyond_reach`) settles on every SIMD target.
+void ExpectBitTestSound(FloatType type, bool in_fp32, double bound_fraction,
+                        const std::vector<double>& values, const std::vector<bool>& beyond_reach) {
+  const auto count = static_cast<int64_t>(values.size());
+  std::unique_ptr<bool[]> settled(new bool[values.size()]);
+  std::vector<float> rounded(values.size());
+  for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
+    hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
+    SettlesLossBits(type, values.data(), count, settled.get(), rounded.data(), in_fp32);
+    const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(type);
+    const bool simd = std::string(EvaluateTileTarget()) != "scalar";
+    int64_t settled_count = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const double value = values[i];
+      if (!settled[i]) {
+        if (simd && beyond_reach[i]) {
+          ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
+                        << value;
+        }
+        continue;
+      }
+      ++settled_count;
+      const Quad bound = Abs(static_cast<Quad>(value)) * static_cast<Quad>(bound_fraction);
+      // What the evaluator stores: the 16-bit value itself (the store makes 2^16 fp16's inf).
+      const auto stored = BitCast<uint32_t>(RoundedTo(rounded[i], type));
+      for (const Quad end : {static_cast<Quad>(value) - bound, static_cast<Quad>(value) + bound}) {
+        EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(RoundedOnce({end, 0}, type))), stored)
+            << target << " value " << std::hexfloat << value;
+      }
+    }
+    if (simd) {
+      EXPECT_GT(settled_count, 0) << target;
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // The SIMD loss evaluator's bit test (SettlesLossBits) settles a value only where every number
 // within its bound (kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) rounds to
 // the type as the value does, and to what the evaluator stores (checked in binary128), on the
@@ -498,41 +537,7 @@ TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
       values.push_back(special);
       beyond_reach.push_back(false);
     }
-    const auto count = static_cast<int64_t>(values.size());
-    std::unique_ptr<bool[]> settled(new bool[values.size()]);
-    std::vector<float> rounded(values.size());
-    for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
-      hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
-      SettlesLossBits(c.type, values.data(), count, settled.get(), rounded.data());
-      const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(c.type);
-      const bool simd = std::string(EvaluateTileTarget()) != "scalar";
-      int64_t settled_count = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        const double value = values[i];
-        if (settled[i]) {
-          ++settled_count;
-          const Quad bound = Abs(static_cast<Quad>(value)) * static_cast<Quad>(c.bound);
-          // What the evaluator stores: the 16-bit value itself (the store makes 2^16 fp16's inf).
-          const float kept = RoundedTo(rounded[i], c.type);
-          const auto stored = BitCast<uint32_t>(kept);
-          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
-                        RoundedOnce({static_cast<Quad>(value) - bound, 0}, c.type))),
-                    stored)
-              << target << " value " << std::hexfloat << value;
-          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
-                        RoundedOnce({static_cast<Quad>(value) + bound, 0}, c.type))),
-                    stored)
-              << target << " value " << std::hexfloat << value;
-        } else if (simd && beyond_reach[i]) {
-          ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
-                        << value;
-        }
-      }
-      if (simd) {
-        EXPECT_GT(settled_count, 0) << target;
-      }
-    }
-    hwy::SetSupportedTargetsForTest(0);
+    ExpectBitTestSound(c.type, false, c.bound, values, beyond_reach);
   }
 }
 
@@ -569,40 +574,10 @@ TEST(Rounding, TheFp32LossBitTestSettlesOnlyWhatTheBoundDecides) {
     if (type == FloatType::kFloat16) {  // the subnormal grid, tested as v + 2^-14 (ulp 2^-37)
       for (int k = 0; k < 16; ++k) add((random() % 1023 + 0.5) * 0x1p-24, 0x1p-37);
     }
-    const auto count = static_cast<int64_t>(values.size());
-    std::unique_ptr<bool[]> settled(new bool[values.size()]);
-    std::vector<float> rounded(values.size());
-    for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
-      hwy::SetSupportedTargetsForTest(targets & -targets);
-      SettlesLossBits(type, values.data(), count, settled.get(), rounded.data(), true);
-      const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(type);
-      const bool simd = std::string(EvaluateTileTarget()) != "scalar";
-      int64_t settled_count = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        const double value = values[i];
-        ASSERT_EQ(static_cast<double>(static_cast<float>(value)), value);  // an fp32 value
-        if (settled[i]) {
-          ++settled_count;
-          const Quad bound = Abs(static_cast<Quad>(value)) * static_cast<Quad>(bound_fraction);
-          const auto stored = BitCast<uint32_t>(RoundedTo(rounded[i], type));
-          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
-                        RoundedOnce({static_cast<Quad>(value) - bound, 0}, type))),
-                    stored)
-              << target << " value " << std::hexfloat << value;
-          EXPECT_EQ(BitCast<uint32_t>(static_cast<float>(
-                        RoundedOnce({static_cast<Quad>(value) + bound, 0}, type))),
-                    stored)
-              << target << " value " << std::hexfloat << value;
-        } else if (simd && beyond_reach[i]) {
-          ADD_FAILURE() << target << ": not settled, though beyond the reach: " << std::hexfloat
-                        << value;
-        }
-      }
-      if (simd) {
-        EXPECT_GT(settled_count, 0) << target;
-      }
+    for (const double value : values) {
+      ASSERT_EQ(static_cast<double>(static_cast<float>(value)), value);  // fp32 values
     }
-    hwy::SetSupportedTargetsForTest(0);
+    ExpectBitTestSound(type, true, bound_fraction, values, beyond_reach);
   }
 }
 
