@@ -300,16 +300,26 @@ inline constexpr uint64_t kLossReach = uint64_t{1} << 10;
 inline constexpr uint64_t kLoss32Reach = (uint64_t{1} << 32) + (uint64_t{1} << 10);
 static_assert(math::kEstimateError64 == 0x1p-43 && math::kLossError32 == 0x1p-21 + 0x1p-43,
               "the reaches are 2^53 times the loss's relative bounds");
-// Lanes of v that are more than kReach fp64 ulps from every rounding boundary of v's binade in a
-// format of kPrecision bits: (bits + kReach - boundary) mod 2^(53 - kPrecision) > 2 kReach.
-template <int kPrecision, uint64_t kReach>
-HWY_INLINE hn::Mask<D64> FarFromBoundaries(hn::Vec<D64> v) {
-  const hn::RebindToUnsigned<D64> du;
-  constexpr int kLow = 53 - kPrecision;
-  constexpr uint64_t kBoundary = uint64_t{1} << (kLow - 1), kLowBits = (uint64_t{1} << kLow) - 1;
-  const auto shifted = hn::BitCast(du, v) + hn::Set(du, kReach - kBoundary);
-  return hn::RebindMask(D64(),
-                        hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), hn::Set(du, 2 * kReach)));
+// Lanes of v (fp64 lanes, or fp32 ones: DV) that are more than kReach ulps from every rounding
+// boundary of v's binade in a format of kPrecision bits:
+// (bits + kReach - boundary) mod 2^(p - kPrecision) > 2 kReach, p v's own precision (53, 24).
+template <int kPrecision, uint64_t kReach, class DV = D64>
+HWY_INLINE hn::Mask<DV> FarFromBoundaries(hn::Vec<DV> v) {
+  const hn::RebindToUnsigned<DV> du;
+  using TU = hn::TFromD<decltype(du)>;
+  constexpr int kLow = (sizeof(TU) == 8 ? 53 : 24) - kPrecision;
+  constexpr TU kBoundary = TU{1} << (kLow - 1), kLowBits = (TU{1} << kLow) - 1;
+  const auto shifted = hn::BitCast(du, v) + hn::Set(du, static_cast<TU>(kReach - kBoundary));
+  return hn::RebindMask(DV(), hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)),
+                                     hn::Set(du, static_cast<TU>(2 * kReach))));
+}
+// fp16's subnormal grid (spacing 2^-24) is its grid in [2^-14, 2^-13) shifted by a grid point:
+// values below 2^-14 are tested as v + 2^-14, whose rounding (below half an ulp of the sum) the
+// reaches' margins take.
+template <class DV>
+HWY_INLINE hn::Vec<DV> OntoFp16NormalGrid(hn::Vec<DV> v) {
+  const auto least_normal = hn::Set(DV(), static_cast<hn::TFromD<DV>>(0x1p-14));
+  return hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v);
 }
 // Lanes of fp32 r above the fp32 `least` (a least normal) and below `limit`, both positive (NaN
 // and negative lanes are not): one unsigned range of the bits.
@@ -345,34 +355,21 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
   return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
          hn::AllTrue(D(), in_range);
 }
-// fp16 values below 2^-14 are tested as v + 2^-14: fp16's subnormal grid (spacing 2^-24) is its
-// grid in [2^-14, 2^-13) shifted by a grid point, and the sum's rounding (below 2^-67, one ulp
-// of the sum) is inside the reach's margin of 2^10 ulps. So tiny losses (a large |x| on its
+// fp16 on its subnormal grid too (OntoFp16NormalGrid), so tiny losses (a large |x| on its
 // label's side) stay on the fast path.
 HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
-  if (!fp16) return FarFromBoundaries<8, kLoss32Reach>(v);
-  const V64 least_normal = hn::Set(D64(), 0x1p-14);
-  return FarFromBoundaries<11, kLoss32Reach>(
-      hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v));
+  return fp16 ? FarFromBoundaries<11, kLoss32Reach>(OntoFp16NormalGrid<D64>(v))
+              : FarFromBoundaries<8, kLoss32Reach>(v);
 }
 
 // The bit test in fp32 lanes, of an fp32 loss value v > 0 within kLoss32Reach32 fp32 ulps of the
-// exact one (FastUnweightedLoss16): more than that from every fp16 (bf16) rounding boundary of
-// v's binade, whose low 13 (16) mantissa bits are 2^12 (2^15); fp16 values below 2^-14 as
-// v + 2^-14 (its rounding, below half an ulp, inside the reach's margin), as FarFrom16Boundaries.
-// The reach: the fp32 log term's kLog1pExpError32 (2^-21) and two roundings of 2^-24, below
-// 2^-20.6 of v, 10 ulps; 12 with the margin.
-inline constexpr uint32_t kLoss32Reach32 = 12;
+// exact one (FastUnweightedLoss16), as FarFrom16Boundaries. The reach: the fp32 log term's
+// kLog1pExpError32 (2^-21) and two roundings of 2^-24, below 2^-20.6 of v, 10 ulps; 12 with the
+// margin.
+inline constexpr uint64_t kLoss32Reach32 = 12;
 HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
-  const hn::RebindToUnsigned<D> du;
-  const auto far = [&](V u, uint32_t boundary) {
-    const auto shifted = hn::BitCast(du, u) + hn::Set(du, kLoss32Reach32 - boundary);
-    return hn::RebindMask(D(), hn::Gt(hn::And(shifted, hn::Set(du, 2 * boundary - 1)),
-                                      hn::Set(du, 2 * kLoss32Reach32)));
-  };
-  if (!fp16) return far(v, uint32_t{1} << 15);
-  const V least_normal = hn::Set(D(), 0x1p-14f);
-  return far(hn::IfThenElse(hn::Lt(v, least_normal), v + least_normal, v), uint32_t{1} << 12);
+  return fp16 ? FarFromBoundaries<11, kLoss32Reach32, D>(OntoFp16NormalGrid<D>(v))
+              : FarFromBoundaries<8, kLoss32Reach32, D>(v);
 }
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
