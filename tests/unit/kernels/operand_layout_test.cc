@@ -12,6 +12,8 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/operand_plan.h"
+#include "backends/cpu/transpose.h"
+#include "hwy/targets.h"
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
 
@@ -176,6 +178,39 @@ TEST(OperandLayout, ReductionsOverTransposedViewsKeepTheRowMajorOrder) {
     EXPECT_TRUE(SameFloat(strided_sum, flat_sum))
         << Describe(view) << ": " << strided_sum << " vs " << flat_sum;
   }
+}
+
+// Every (rows, columns) up to past two AVX-512 widths, on every SIMD target of this CPU: each
+// value lands where the definition puts it, and nothing outside the rows x columns window of
+// `to` is written.
+TEST(OperandLayout, TransposeFloatsMovesEveryValueOnEveryTarget) {
+  constexpr int64_t kMax = 37, kPad = 3;
+  const float kUntouched = -1.0f;
+  for (int64_t bits = hwy::SupportedTargets(); bits != 0; bits &= bits - 1) {
+    hwy::SetSupportedTargetsForTest(bits & -bits);
+    for (int64_t rows = 0; rows <= kMax; ++rows) {
+      for (int64_t columns = 0; columns <= kMax; ++columns) {
+        const int64_t from_stride = rows + kPad, to_stride = columns + kPad;
+        std::vector<float> from(columns * from_stride + kPad);
+        for (size_t i = 0; i < from.size(); ++i) from[i] = static_cast<float>(i);
+        std::vector<float> to(rows * to_stride + kPad, kUntouched);
+        cpu::TransposeFloats(from.data(), from_stride, rows, columns, to.data(), to_stride);
+        int mismatches = 0;
+        for (int64_t i = 0; i < static_cast<int64_t>(to.size()) && mismatches < 3; ++i) {
+          const int64_t row = i / to_stride, column = i % to_stride;
+          const bool inside = row < rows && column < columns;
+          const float expected = inside ? from[column * from_stride + row] : kUntouched;
+          if (to[i] != expected) {
+            ++mismatches;
+            ADD_FAILURE() << hwy::TargetName(bits & -bits) << " rows " << rows << " columns "
+                          << columns << " at " << row << "," << column << ": " << to[i] << " vs "
+                          << expected;
+          }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace
