@@ -151,6 +151,7 @@ aclOpExecutor* NewExecutor(std::vector<const aclTensor*> inputs,
   // The C API hands inputs in as const, yet lets the caller re-address them through the
   // executor (aclSetInputTensorAddr); the executor is where that is allowed.
   for (auto [from, to] : {std::pair{&inputs, &executor->inputs}, {&outputs, &executor->outputs}}) {
+    to->reserve(from->size());  // one allocation, not one per doubling
     for (const aclTensor* tensor : *from) {
       to->push_back(const_cast<aclTensor*>(tensor));
       if (tensor != nullptr) RetainTensor(to->back());

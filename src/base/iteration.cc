@@ -12,11 +12,12 @@ int PlanIteration(const std::vector<int64_t>& shape, const aclTensor* const* ten
   const int rank = static_cast<int>(shape.size());
   std::copy(shape.begin(), shape.end(), iteration_shape);
   for (int k = 0; k < count; ++k) {
-    std::fill(strides[k], strides[k] + rank, 0);
-    if (tensors[k] == nullptr) continue;
-    const std::vector<int64_t> aligned =
-        BroadcastStrides(tensors[k]->view_shape, tensors[k]->strides, rank);
-    std::copy(aligned.begin(), aligned.end(), strides[k]);
+    if (tensors[k] == nullptr) {
+      std::fill(strides[k], strides[k] + rank, 0);
+      continue;
+    }
+    // Written in place: phase 1 of a small call should not allocate for it.
+    BroadcastStrides(tensors[k]->view_shape, tensors[k]->strides, rank, strides[k]);
   }
   if (follow_memory) OrderDimensionsByStrides(rank, iteration_shape, strides, count);
   return CoalesceDimensions(rank, iteration_shape, strides, count);

@@ -1,5 +1,6 @@
 #include "base/shape.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <utility>
@@ -15,14 +16,13 @@ bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>
   return true;
 }
 
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
-                                      const std::vector<int64_t>& strides, int rank) {
-  std::vector<int64_t> aligned(rank, 0);
+void BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                      int rank, int64_t* aligned) {
   const size_t lead = rank - shape.size();
+  std::fill(aligned, aligned + lead, 0);
   for (size_t i = 0; i < shape.size(); ++i) {
     aligned[lead + i] = shape[i] == 1 ? 0 : strides[i];
   }
-  return aligned;
 }
 
 namespace {

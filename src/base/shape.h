@@ -11,10 +11,10 @@ namespace openaclnn {
 // result, is not what a per-element weight means.)
 bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>& into);
 
-// `strides` of a tensor broadcast into `rank` dimensions: right-aligned, 0 for the added leading
-// dimensions and for dimensions of size 1 (which repeat).
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& shape,
-                                      const std::vector<int64_t>& strides, int rank);
+// `strides` of a tensor broadcast into `rank` dimensions, written to aligned[0, rank):
+// right-aligned, 0 for the added leading dimensions and for dimensions of size 1 (which repeat).
+void BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                      int rank, int64_t* aligned);
 
 // Reorders dimensions, in place, so that the ones the operands step through with the smallest
 // strides come last (innermost). The first operand (the output: strided writes cost most)
