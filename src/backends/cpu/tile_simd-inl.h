@@ -699,7 +699,12 @@ struct Evaluator {
       }
       if (!every_p_is_one) log_term = TranscendentalsOf(in, true, false).log_term;
       const auto estimate = GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
-      results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type, open);
+      if (kUnweighted && IsPowerOfTwo(scale64) && NonZeroFinite(estimate.value)) {
+        // -x*g*scale: a product of two fp32 values, times a power of two, is exact in fp64.
+        results.value = RoundExact<kStep>(estimate.value, targets.value_type);
+      } else {
+        results.value = Settle<kStep>(estimate, i, LossKind::kGradTarget, targets.value_type, open);
+      }
     } else {
       const auto& t64 = in.t64;
       constexpr bool kLog = kKind == LossKind::kLoss;
@@ -749,6 +754,40 @@ struct Evaluator {
       }
     }
     return results;
+  }
+
+  // Whether `scale` is +-2^k, |k| <= 64: a product of two fp32 values times it is then exact in
+  // fp64 (neither overflow nor underflow can reach it).
+  static bool IsPowerOfTwo(double scale) {
+    const uint64_t bits = BitCast<uint64_t>(scale);
+    const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
+    return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
+  }
+
+  // Whether every lane of `value` is finite and not zero. Zeros and non-finite values keep the
+  // rounding test, whose exact path gives them the reference's sign and NaN.
+  template <size_t kParts>
+  static bool NonZeroFinite(const Wide64<kParts>& value) {
+    auto lanes = hn::And(hn::IsFinite(value.part[0]), hn::Ne(value.part[0], hn::Zero(D64())));
+    for (size_t k = 1; k < kParts; ++k) {
+      lanes = hn::And(lanes,
+                      hn::And(hn::IsFinite(value.part[k]), hn::Ne(value.part[k], hn::Zero(D64()))));
+    }
+    return hn::AllTrue(D64(), lanes);
+  }
+
+  // Exact fp64 values rounded once to `type`, to nearest even as the exact path rounds: fp32 by
+  // the conversion, 16-bit types onto their grid in fp64 (whose points fp32 holds exactly).
+  template <size_t kStep>
+  static Vectors<kStep> RoundExact(const Wide64<2 * kStep>& value, FloatType type) {
+    const Grid grid = GridOf(type);
+    const Wide64<2 * kStep> rounded =
+        type == FloatType::kFloat32
+            ? value
+            : WideOps64<2 * kStep>::RoundToGrid(value, grid.precision, grid.min_exponent);
+    Vectors<kStep> values;
+    for (size_t j = 0; j < kStep; ++j) values[j] = Narrow(rounded, j);
+    return values;
   }
 
   // The estimates of the step at i rounded to `type`, with the lanes whose rounding they leave

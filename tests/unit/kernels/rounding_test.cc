@@ -696,6 +696,7 @@ TEST_P(BoundaryRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
     const char* name;
     LossKind kind;
     std::vector<Input> inputs;
+    bool unweighted = false;  // weight and pos_weight absent (the tile's unweighted evaluator)
   };
   const BoundaryCase cases[] = {
       // t = 0, x > 0: w*x + w*log1p(exp(-x)), above the midpoint w*x.
@@ -738,6 +739,15 @@ TEST_P(BoundaryRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
              return Input{8.0f * unit(rng) - 4.0f, 0.5f, factor(rng), 1.0f, factor(rng)};
            },
            [](const Input& in) { return -double{in.g} * in.w * in.x; })},
+      // Without weights: -g*x, exact in fp64 and rounded from it directly, on the midpoint.
+      {"grad_target unweighted", LossKind::kGradTarget,
+       NearMidpoints(
+           type, count, none,
+           [&](std::mt19937& rng) {
+             return Input{8.0f * unit(rng) - 4.0f, 0.5f, 1.0f, 1.0f, factor(rng)};
+           },
+           [](const Input& in) { return -double{in.g} * in.x; }),
+       true},
       // x > 0, p = 2: -g*w*x + g*w*log1p(exp(-x)).
       {"grad_target p=2", LossKind::kGradTarget,
        NearMidpoints(
@@ -748,7 +758,7 @@ TEST_P(BoundaryRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
            [](const Input& in) { return -double{in.g} * in.w * in.x; })},
   };
   for (const BoundaryCase& c : cases) {
-    const std::vector<double> got = Evaluate(c.kind, c.inputs, type);
+    const std::vector<double> got = Evaluate(c.kind, c.inputs, type, nullptr, c.unweighted);
     Quality quality;
     for (size_t i = 0; i < c.inputs.size(); ++i) {
       Record(quality, got[i], ExactOf(c.kind, c.inputs[i]), type);
