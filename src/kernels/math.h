@@ -121,6 +121,10 @@ inline constexpr double kExpError32 = 0x1p-22;
 inline constexpr double kLog1pExpError32 = 0x1p-21;
 inline constexpr double kLossError32 = kLog1pExpError32 + kEstimateError64;
 inline constexpr double kSelfGradientError32 = 1.5 * kExpError32 + kEstimateError64;
+// sigmoid(-|x|) = e/(1 + e) wholly in fp32 (the CPU's 16-bit self gradients without weights): e
+// times 1/(1 + e), the sum and the quotient each rounded, is within the fp32 e's error and those
+// two roundings; Transcendentals32 measures it over the same values.
+inline constexpr double kSigmoidComplementError32 = kExpError32 + 0x1p-23;
 
 // The formulas live in math_formulas.inc so that each Highway target can compile its own copy of
 // them (see the note there); the fp32 reference formulas, scalar only, in math_reference.h.

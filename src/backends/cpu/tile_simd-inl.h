@@ -372,6 +372,29 @@ HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
               : FarFromBoundaries<8, kLoss32Reach32, D>(v);
 }
 
+// The 16-bit self gradient in fp32 lanes (FastUnweightedGradSelf16) is (c - sign*m) * g, with
+// m = e/(1 + e) = sigmoid(-|x|) within math::kSigmoidComplementError32 of itself, c = 1 - t or
+// -t: the result is within that error of m (m/|d| of it, d the difference) plus two roundings
+// (the fused difference and the product), 2 fp32 ulps. Its reach in fp32 ulps is then m/|d| * 2^24
+// * 1.5 * 2^-22 = 6 m/|d|, taken as 7 m/|d| (the approximate reciprocal of |d|, within 2^-8 on
+// every target, and margin), plus 6 (the two roundings; 1 - t, exact for every fp16 t and every
+// bf16 t in [2^-17, 2^24], else within 2^-24 of a |d| >= 1/2; fp16's subnormal shift; the reach's
+// rounding to an integer).
+inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 6.0f;
+static_assert(math::kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRatio,
+              "the reach per m/|d| covers the fp32 sigmoid's error");
+// FarFromBoundaries in fp32 lanes of |v| (bits without the sign) with a reach per lane, `reach`
+// (non-negative integers below 2^21: a reach of half the grid spacing or more is never far).
+template <int kPrecision>
+HWY_INLINE hn::Mask<D> FarFromBoundariesBy(hn::Vec<hn::RebindToUnsigned<D>> magnitude_bits,
+                                           hn::Vec<hn::RebindToUnsigned<D>> reach) {
+  const hn::RebindToUnsigned<D> du;
+  constexpr int kLow = 24 - kPrecision;
+  constexpr uint32_t kBoundary = uint32_t{1} << (kLow - 1), kLowBits = (uint32_t{1} << kLow) - 1;
+  const auto shifted = magnitude_bits + reach - hn::Set(du, kBoundary);
+  return hn::RebindMask(D(), hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), reach + reach));
+}
+
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
 // other operand in that form first), so a load is one plain vector load, and the loop has no
 // branch on types or broadcasts that would cut it into pieces the compiler schedules apart.
@@ -674,6 +697,59 @@ struct Evaluator {
     return true;
   }
 
+  // A 16-bit self gradient of 16-bit logits without weights wholly in fp32 lanes, for a scale
+  // 2^k: (c - sign*m) * g*scale as one fused difference and a product (see
+  // kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
+  // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. False where
+  // any lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard
+  // ones, whose difference hardly cancels) or out of the grid's normal range: the step then
+  // takes the fp64 evaluator.
+  template <size_t kStep>
+  bool FastUnweightedGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values) const {
+    return targets.value_type == FloatType::kFloat16 ? FastGradSelf16Of<kStep, true>(in, values)
+                                                     : FastGradSelf16Of<kStep, false>(in, values);
+  }
+  // Per grid, so that its constants are the instructions' own operands.
+  template <size_t kStep, bool kFp16>
+  HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values) const {
+    constexpr Grid kGrid = kFp16 ? Grid{11, -14} : Grid{8, -126};
+    const hn::RebindToUnsigned<D> du;
+    const V one = hn::Set(D(), 1.0f);
+    const V scale = hn::Set(D(), static_cast<float>(scale64));  // exact: a power of two
+    for (size_t j = 0; j < kStep; ++j) {
+      const V x = in.x[j];
+      const V e = ExpNeg32<HwyOpsOf<D>>(hn::Abs(x));
+      const V r = one / (one + e);
+      const auto x_non_negative = hn::Ge(x, hn::Zero(D()));
+      // x >= 0: sigmoid(x) - t = (1 - t) - m; x < 0: m - t.
+      const V c = hn::IfThenElseZero(x_non_negative, one) - in.t[j];
+      const V d = hn::MulAdd(hn::IfThenElse(x_non_negative, hn::Neg(e), e), r, c);
+      const V v = d * (in.g[j] * scale);
+      // The reach as an integer: 2^23 + reach, capped at 2^23 + 2^20, holds it rounded in its
+      // low mantissa bits (the rounding's half ulp is in kGradSelf32ReachFloor).
+      const V biased_reach = hn::Min(hn::MulAdd((e * r) * hn::ApproximateReciprocal(hn::Abs(d)),
+                                                hn::Set(D(), kGradSelf32ReachPerRatio),
+                                                hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f)),
+                                     hn::Set(D(), 0x1p23f + 0x1p20f));
+      const auto reach = hn::BitCast(du, biased_reach) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
+      const V magnitude = hn::Abs(v);
+      // fp16: any |v| > 0 below the limit, its subnormal grid shifted (as FarFrom16Boundaries);
+      // bf16: fp32's normal range up to 2^100.
+      hn::Mask<D> settled;
+      if constexpr (kFp16) {
+        settled = hn::And(
+            FarFromBoundariesBy<11>(hn::BitCast(du, OntoFp16NormalGrid<D>(magnitude)), reach),
+            InNormalRange(magnitude, 0, kFp16LimitBits));
+      } else {
+        settled = hn::And(FarFromBoundariesBy<8>(hn::BitCast(du, magnitude), reach),
+                          InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits));
+      }
+      if (!hn::AllTrue(D(), settled)) return false;
+      (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
+    }
+    return true;
+  }
+
   // The relative errors the fp64 formulas take the transcendentals with.
   static constexpr double kLogError = kFast32 ? math::kLossError32 : math::kEstimateError64;
   static constexpr double kSigmoidError =
@@ -687,6 +763,13 @@ struct Evaluator {
     StepResults<kStep> results;
     if constexpr (kKind == LossKind::kLoss && kFast32 && kUnweighted && !kFused) {
       if (FastUnweightedLoss16<kStep>(in, &results.value)) return results;
+    }
+    if constexpr (kKind == LossKind::kGradSelf && kFast32) {
+      // Only without weights (RunTileWeighted); what it leaves open, the fp64 evaluator takes.
+      if (!IsPowerOfTwo(scale64) || !FastUnweightedGradSelf16<kStep>(in, &results.value)) {
+        *open = true;
+      }
+      return results;
     }
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
@@ -1075,7 +1158,8 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   // their cancellations, the looser bound leaves so many roundings open that the fallback costs
   // more than the fp32 exp saves (tile_ab.py: self gradient 0.92-1.02x, target gradient with
   // pos_weight 0.79-0.92x; the loss 1.33-1.39x).
-  if constexpr (kKind == LossKind::kLoss) {
+  // The unweighted self gradient, though, wholly in fp32 lanes (FastUnweightedGradSelf16).
+  if constexpr (kKind == LossKind::kLoss || (kKind == LossKind::kGradSelf && kUnweighted)) {
     const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) &&
                         targets.store_value && Is16Bit(targets.value_type) &&
                         (!kFused || Is16Bit(targets.gradient_type));

@@ -361,7 +361,7 @@ TEST(Rounding, AnExactZeroSelfGradientSettlesWithoutTheExactPath) {
 TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
   using O32 = math::ScalarOps;
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
-    double worst_exp = 0, worst_log = 0;
+    double worst_exp = 0, worst_log = 0, worst_sigmoid = 0;
     int checked = 0;
     for (uint32_t bits = 0; bits < 0x8000; ++bits) {  // the non-negative values
       const auto half = static_cast<uint16_t>(bits);
@@ -375,13 +375,21 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
       };
       worst_exp = std::max(worst_exp, relative(e, exact_e));
       worst_log = std::max(worst_log, relative(math::Log1pSplit32<O32>(split), Log1p(exact_e)));
+      // sigmoid(-a) as FastUnweightedGradSelf16 forms it: e times the rounded 1/(1 + e), the
+      // product exact (a fused difference takes it).
+      const Quad sigmoid = static_cast<Quad>(e) * (1.0f / (1.0f + e));
+      worst_sigmoid =
+          std::max(worst_sigmoid, static_cast<double>(Abs((sigmoid - exact_e / (1 + exact_e)) /
+                                                          (exact_e / (1 + exact_e)))));
       ++checked;
     }
     std::cout << TypeName(type) << ": " << checked << " values, worst relative errors: exp 2^"
-              << std::log2(worst_exp) << ", log1p 2^" << std::log2(worst_log) << "\n";
+              << std::log2(worst_exp) << ", log1p 2^" << std::log2(worst_log) << ", sigmoid 2^"
+              << std::log2(worst_sigmoid) << "\n";
     EXPECT_GT(checked, 15000) << TypeName(type);
     EXPECT_LT(worst_exp, math::kExpError32 / 2) << TypeName(type);
     EXPECT_LT(worst_log, math::kLog1pExpError32 / 2) << TypeName(type);
+    EXPECT_LT(worst_sigmoid, math::kSigmoidComplementError32) << TypeName(type);
   }
 }
 
@@ -802,6 +810,63 @@ TEST_P(BoundaryRounding, TotalsNextToAMidpointAreRoundedTheRightWay) {
     const std::string name = reduction == Reduction::kSum ? "sum" : "mean";
     ExpectEveryResultRounded(two, name + " of two next to midpoints " + TypeName(type));
     ExpectEveryResultRounded(spread, name + " of 8192 next to midpoints " + TypeName(type));
+  }
+}
+
+// How far `v` is from the nearest midpoint of the 16-bit `type`'s grid, in grid spacings (0 on
+// a midpoint, 1/2 on a grid point).
+double FromMidpoint(double v, FloatType type) {
+  const Grid grid = GridOf(type);
+  const int exponent = std::max(std::ilogb(v), grid.min_exponent);
+  const double spacing = std::ldexp(1.0, exponent - (grid.precision - 1));
+  const double position = std::fabs(v) / spacing;
+  return std::fabs(position - std::floor(position) - 0.5);
+}
+
+// 16-bit self gradients of 16-bit logits without weights, which the SIMD evaluator computes
+// wholly in fp32 lanes (FastUnweightedGradSelf16) with a per-lane reach for the cancellation of
+// sigmoid(x) - t: random inputs; soft labels next to sigmoid(x), where the difference cancels;
+// and, from a million draws, those whose gradient lies within 2^-9 of a grid spacing of a
+// midpoint, where the reach decides. Every result correctly rounded.
+TEST(Rounding, UnweightedHalfSelfGradientsAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> random = RandomInputs(20261203, kSamples);
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<Input> cancelling, near_midpoints;
+    for (int64_t i = 0; i < kSamples; ++i) {
+      const double x = 20 * unit(rng) - 10;
+      const double sigmoid = 1 / (1 + std::exp(-x));
+      const double offset = std::ldexp(std::floor(9 * unit(rng)) - 4, -12);
+      cancelling.push_back({static_cast<float>(x), static_cast<float>(sigmoid + offset), 1.0f, 1.0f,
+                            static_cast<float>(4 * unit(rng) - 2)});
+    }
+    for (int64_t draw = 0; draw < 1000000 / kSampleScale; ++draw) {
+      Input in{static_cast<float>(40 * unit(rng) - 20),
+               unit(rng) < 0.3 ? std::round(static_cast<float>(unit(rng)))
+                               : static_cast<float>(unit(rng)),
+               1.0f, 1.0f, static_cast<float>(4 * unit(rng) - 2)};
+      in = InType({in}, type)[0];
+      const double sigmoid = 1 / (1 + std::exp(-double{in.x}));
+      const double gradient = double{in.g} * (sigmoid - in.t);
+      if (gradient != 0 && FromMidpoint(gradient, type) < 0x1p-9) near_midpoints.push_back(in);
+    }
+    for (Input& in : random) {
+      in.x = std::clamp(in.x, -60.0f, 60.0f);
+      in.w = in.p = 1.0f;
+    }
+    const std::pair<const char*, std::vector<Input>> sets[] = {
+        {"random", random}, {"cancelling", cancelling}, {"near midpoints", near_midpoints}};
+    for (const auto& [name, set] : sets) {
+      const std::vector<Input> inputs = InType(set, type);
+      const std::vector<double> got = Evaluate(LossKind::kGradSelf, inputs, type, nullptr, true);
+      Quality quality;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        Record(quality, got[i], ExactOf(LossKind::kGradSelf, inputs[i]), type);
+      }
+      ExpectEveryResultRounded(
+          quality, std::string("unweighted self gradient, ") + name + " " + TypeName(type));
+    }
   }
 }
 
