@@ -98,7 +98,7 @@ OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
 struct Grid {
   int precision, min_exponent;
 };
-OPENACLNN_HOST_DEVICE inline Grid GridOf(FloatType type) {
+OPENACLNN_HOST_DEVICE constexpr Grid GridOf(FloatType type) {
   return type == FloatType::kFloat16 ? Grid{11, -14} : Grid{8, -126};
 }
 

@@ -538,19 +538,19 @@ struct Evaluator {
   double scale64;
   Targets targets;
 
+  // The step at i, into `results` (the caller's: returned by value, a result merged from the
+  // fast path and its fallback was copied whole, 12 AVX-512 registers' worth, on every step).
   template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
+  void At(int64_t i, StepResults<kStep>& results) const {
     const Operands<kStep> in =
         Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i, true);
     if constexpr (kFast32) {
       bool open = !InRange32(in);
-      if (HWY_LIKELY(!open)) {
-        const StepResults<kStep> results = Compute(in, i, &open);
-        if (HWY_LIKELY(!open)) return results;
-      }
-      return AtInFp64<kStep>(i);
+      if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
+      if (HWY_UNLIKELY(open)) AtInFp64<kStep>(i, results);
+    } else {
+      ComputeInto(in, i, results);
     }
-    return Compute(in, i);
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
@@ -605,8 +605,8 @@ struct Evaluator {
     return {sources, count, scale64, targets};
   }
   template <size_t kStep>
-  HWY_NOINLINE StepResults<kStep> AtInFp64(int64_t i) const {
-    return Fp64().template At<kStep>(i);
+  HWY_NOINLINE void AtInFp64(int64_t i, StepResults<kStep>& results) const {
+    Fp64().template At<kStep>(i, results);
   }
 
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
@@ -684,15 +684,21 @@ struct Evaluator {
   template <size_t kStep>
   bool FastUnweightedLoss16(const Operands<kStep>& in, Vectors<kStep>* values) const {
     if (!NonNegativeTerms(in)) return false;
+    return targets.value_type == FloatType::kFloat16 ? FastLoss16Of<kStep, true>(in, values)
+                                                     : FastLoss16Of<kStep, false>(in, values);
+  }
+  // Per grid, so that its constants are the instructions' own operands (as runtime values they
+  // were broadcast from general registers on every step).
+  template <size_t kStep, bool kFp16>
+  HWY_INLINE bool FastLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values) const {
     using O32 = HwyOpsOf<D>;
-    const bool fp16 = targets.value_type == FloatType::kFloat16;
-    const Grid grid = GridOf(targets.value_type);
+    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j];
       const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(hn::Abs(x))));
       const V value = hn::NegMulAdd(x, in.t[j], hn::Max(x, hn::Zero(D()))) + log_term;
-      if (!hn::AllTrue(D(), FarFrom16Boundaries32(value, fp16))) return false;
-      (*values)[j] = O32::RoundToGrid(value, grid.precision, grid.min_exponent);
+      if (!hn::AllTrue(D(), FarFrom16Boundaries32(value, kFp16))) return false;
+      (*values)[j] = O32::RoundToGrid(value, kGrid.precision, kGrid.min_exponent);
     }
     return true;
   }
@@ -709,10 +715,10 @@ struct Evaluator {
     return targets.value_type == FloatType::kFloat16 ? FastGradSelf16Of<kStep, true>(in, values)
                                                      : FastGradSelf16Of<kStep, false>(in, values);
   }
-  // Per grid, so that its constants are the instructions' own operands.
+  // Per grid, as FastLoss16Of.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values) const {
-    constexpr Grid kGrid = kFp16 ? Grid{11, -14} : Grid{8, -126};
+    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
     const hn::RebindToUnsigned<D> du;
     const V one = hn::Set(D(), 1.0f);
     const V scale = hn::Set(D(), static_cast<float>(scale64));  // exact: a power of two
@@ -758,18 +764,18 @@ struct Evaluator {
   // The step's results; where `open` is given, a vector whose rounding the estimates leave open
   // sets it instead of settling its lanes one by one.
   template <size_t kStep>
-  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i, bool* open = nullptr) const {
+  void ComputeInto(const Operands<kStep>& in, int64_t i, StepResults<kStep>& results,
+                   bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
-    StepResults<kStep> results;
     if constexpr (kKind == LossKind::kLoss && kFast32 && kUnweighted && !kFused) {
-      if (FastUnweightedLoss16<kStep>(in, &results.value)) return results;
+      if (FastUnweightedLoss16<kStep>(in, &results.value)) return;
     }
     if constexpr (kKind == LossKind::kGradSelf && kFast32) {
       // Only without weights (RunTileWeighted); what it leaves open, the fp64 evaluator takes.
       if (!IsPowerOfTwo(scale64) || !FastUnweightedGradSelf16<kStep>(in, &results.value)) {
         *open = true;
       }
-      return results;
+      return;
     }
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
@@ -836,6 +842,12 @@ struct Evaluator {
             kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type, open);
       }
     }
+    return;
+  }
+  template <size_t kStep>
+  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i) const {
+    StepResults<kStep> results;
+    ComputeInto(in, i, results);
     return results;
   }
 
@@ -1111,7 +1123,8 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
   const Targets& targets = eval.targets;
   for (; i + kStepElements <= count; i += kStepElements) {
-    const auto results = eval.template At<kStep>(i);
+    StepResults<kStep> results;
+    eval.template At<kStep>(i, results);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
       if (targets.store_value) {
