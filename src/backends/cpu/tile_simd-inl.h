@@ -408,6 +408,39 @@ struct Source {
     for (int64_t j = 0; j < remaining; ++j) values[j] = data[i + j];
     return hn::Load(D(), values);
   }
+  float Element(int64_t k) const { return data[k]; }
+};
+
+// The float vector at element i of contiguous fp16 or bf16 values, widened (exactly).
+V LoadWidened(const void* data, FloatType type, int64_t i) {
+  if (type == FloatType::kFloat16) {
+    return hn::PromoteTo(D(), hn::LoadU(hn::Rebind<hwy::float16_t, D>(),
+                                        static_cast<const hwy::float16_t*>(data) + i));
+  }
+  const hn::RebindToUnsigned<D> du32;
+  const auto bits = hn::PromoteTo(
+      du32, hn::LoadU(hn::Rebind<uint16_t, D>(), static_cast<const uint16_t*>(data) + i));
+  return hn::BitCast(D(), hn::ShiftLeft<16>(bits));
+}
+
+// A Source of any float type, widened as it is loaded: the operands of the 16-bit evaluators
+// (kFast32), whose 16-bit inputs staged in fp32 first cost a sixth of their time (three 16 KiB
+// buffers written, which with the inputs do not fit L1). The type is the same for every load of
+// a tile: its branch is always predicted.
+struct NarrowSource {
+  const void* data = nullptr;
+  FloatType type = FloatType::kFloat32;
+
+  V Load(int64_t i) const {
+    if (type == FloatType::kFloat32) return hn::LoadU(D(), static_cast<const float*>(data) + i);
+    return LoadWidened(data, type, i);
+  }
+  V LoadPartial(int64_t i, int64_t remaining) const {
+    HWY_ALIGN float values[hn::MaxLanes(D())] = {};
+    for (int64_t j = 0; j < remaining; ++j) values[j] = Element(i + j);
+    return hn::Load(D(), values);
+  }
+  float Element(int64_t k) const { return cpu::LoadAs32(data, type, k); }
 };
 
 // `count` elements of `operand` as fp32 in `staged`: fp16/bf16 widened (in registers, a vector at
@@ -422,41 +455,39 @@ void StageOperand(const TileOperand& operand, int64_t count, float* staged) {
     return;
   }
   int64_t i = 0;
-  if (operand.type == FloatType::kFloat16) {
-    const hn::Rebind<hwy::float16_t, D> dh;
-    const auto* from = static_cast<const hwy::float16_t*>(operand.data);
-    for (; i + kLanes <= count; i += kLanes) {
-      hn::Store(hn::PromoteTo(D(), hn::LoadU(dh, from + i)), D(), staged + i);
-    }
-  } else {
-    const hn::Rebind<uint16_t, D> du16;
-    const hn::RebindToUnsigned<D> du32;
-    const auto* from = static_cast<const uint16_t*>(operand.data);
-    for (; i + kLanes <= count; i += kLanes) {
-      const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, from + i));
-      hn::Store(hn::BitCast(D(), hn::ShiftLeft<16>(bits)), D(), staged + i);
-    }
+  for (; i + kLanes <= count; i += kLanes) {
+    hn::Store(LoadWidened(operand.data, operand.type, i), D(), staged + i);
   }
   for (; i < count; ++i) staged[i] = cpu::LoadAs32(operand.data, operand.type, i);
 }
 
 // The operands a kind reads, each as a contiguous fp32 Source: in place where it is one, else
 // staged (StageOperand). Weight and pos_weight are not read when both are absent (`unweighted`).
-std::array<Source, kOut> StageInputs(LossKind kind, bool fused, bool unweighted,
-                                     const TileInputs& in, int64_t count, TileStaging& staging) {
-  std::array<Source, kOut> sources;
+// A NarrowSource reads every contiguous operand in place, whatever its type.
+template <class SourceT>
+std::array<SourceT, kOut> StageInputs(LossKind kind, bool fused, bool unweighted,
+                                      const TileInputs& in, int64_t count, TileStaging& staging) {
+  constexpr bool kNarrow = std::is_same_v<SourceT, NarrowSource>;
+  std::array<SourceT, kOut> sources;
   for (int which = kSelf; which < kOut; ++which) {
     const bool read = !(which == kTarget && kind == LossKind::kGradTarget) &&
                       !(which == kGradOutput && kind == LossKind::kLoss && !fused) &&
                       !((which == kWeight || which == kPosWeight) && unweighted);
     if (!read) continue;
     const TileOperand& operand = in.operand[which];
-    if (operand.data != nullptr && !operand.splat && operand.type == FloatType::kFloat32) {
+    const bool contiguous = operand.data != nullptr && !operand.splat;
+    if (contiguous && operand.type == FloatType::kFloat32) {
       sources[which].data = static_cast<const float*>(operand.data);
-    } else {
-      StageOperand(operand, count, staging.operand[which]);
-      sources[which].data = staging.operand[which];
+      continue;
     }
+    if constexpr (kNarrow) {
+      if (contiguous) {
+        sources[which] = {operand.data, operand.type};
+        continue;
+      }
+    }
+    StageOperand(operand, count, staging.operand[which]);
+    sources[which].data = staging.operand[which];
   }
   return sources;
 }
@@ -533,8 +564,9 @@ struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
   static constexpr bool kReadsGradOutput = kKind != LossKind::kLoss || kFused;
-  std::array<Source, kOut> sources;  // from StageInputs: the operands the kind reads
-  int64_t count;                     // elements of the tile
+  using SourceT = std::conditional_t<kFast32, NarrowSource, Source>;
+  std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
+  int64_t count;                      // elements of the tile
   double scale64;
   Targets targets;
 
@@ -543,7 +575,7 @@ struct Evaluator {
   template <size_t kStep>
   void At(int64_t i, StepResults<kStep>& results) const {
     const Operands<kStep> in =
-        Load<kStep>([&](const Source& source, int64_t at) { return source.Load(at); }, i, true);
+        Load<kStep>([&](const auto& source, int64_t at) { return source.Load(at); }, i, true);
     if constexpr (kFast32) {
       bool open = !InRange32(in);
       if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
@@ -555,9 +587,12 @@ struct Evaluator {
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
   StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    if constexpr (kFast32) return Fp64().template AtPartial<kStep>(i, n);
+    if constexpr (kFast32) {
+      Local<kStep> local;
+      return Fp64<kStep>(i, n, local).template AtPartial<kStep>(0, n);
+    }
     return Compute(Load<kStep>(
-                       [&](const Source& source, int64_t at) {
+                       [&](const auto& source, int64_t at) {
                          return source.LoadPartial(at,
                                                    std::clamp<int64_t>(n - (at - i), 0, kLanes));
                        },
@@ -586,9 +621,10 @@ struct Evaluator {
     }
     const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
       if (!read) return WideOps64<2 * kStep>::Set(1.0);
-      if (!whole) return Widen(v);
+      if (!whole || kFast32) return Widen(v);  // a NarrowSource may not be fp32 in memory
       return EachPart<2 * kStep>([&](size_t k) {
-        const float* half = sources[which].data + i + static_cast<int64_t>(k * kLanes / 2);
+        const float* half = static_cast<const float*>(sources[which].data) + i +
+                            static_cast<int64_t>(k * kLanes / 2);
         return hn::PromoteTo(D64(), hn::LoadU(hn::Half<D>(), half));
       });
     };
@@ -600,13 +636,32 @@ struct Evaluator {
     return in;
   }
 
-  // The same tile through the fp64 formulas (kFast32's fallback).
-  Evaluator<kKind, kFused, kUnweighted, false> Fp64() const {
-    return {sources, count, scale64, targets};
+  // kFast32's fallback: the fp64 evaluator on the n <= kStep * lanes elements from i, copied in
+  // fp32 to `local` (its sources, the inputs of its exact path too), which it indexes from 0.
+  template <size_t kStep>
+  struct Local {
+    HWY_ALIGN float values[kOut][kStep * kLanes];
+  };
+  template <size_t kStep>
+  Evaluator<kKind, kFused, kUnweighted, false> Fp64(int64_t i, int64_t n,
+                                                    Local<kStep>& local) const {
+    Evaluator<kKind, kFused, kUnweighted, false> fp64{{}, n, scale64, targets};
+    for (int which = kSelf; which < kOut; ++which) {
+      if (sources[which].data == nullptr) continue;  // not read
+      for (int64_t at = 0; at < static_cast<int64_t>(kStep) * kLanes; at += kLanes) {
+        const int64_t remaining = std::clamp<int64_t>(n - at, 0, kLanes);
+        const V v = remaining == kLanes ? sources[which].Load(i + at)
+                                        : sources[which].LoadPartial(i + at, remaining);
+        hn::Store(v, D(), local.values[which] + at);
+      }
+      fp64.sources[which].data = local.values[which];
+    }
+    return fp64;
   }
   template <size_t kStep>
   HWY_NOINLINE void AtInFp64(int64_t i, StepResults<kStep>& results) const {
-    Fp64().template At<kStep>(i, results);
+    Local<kStep> local;
+    Fp64<kStep>(i, static_cast<int64_t>(kStep) * kLanes, local).template At<kStep>(0, results);
   }
 
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
@@ -1021,11 +1076,11 @@ struct Evaluator {
   // Element k's inputs, those the kind does not read as 1.
   ElementInputs ElementAt(int64_t k) const {
     ElementInputs element;
-    element.x = sources[kSelf].data[k];
-    element.t = kReadsTarget ? sources[kTarget].data[k] : 1.0f;
-    element.g = kReadsGradOutput ? sources[kGradOutput].data[k] : 1.0f;
-    element.w = kUnweighted ? 1.0f : sources[kWeight].data[k];
-    element.p = kUnweighted ? 1.0f : sources[kPosWeight].data[k];
+    element.x = sources[kSelf].Element(k);
+    element.t = kReadsTarget ? sources[kTarget].Element(k) : 1.0f;
+    element.g = kReadsGradOutput ? sources[kGradOutput].Element(k) : 1.0f;
+    element.w = kUnweighted ? 1.0f : sources[kWeight].Element(k);
+    element.p = kUnweighted ? 1.0f : sources[kPosWeight].Element(k);
     return element;
   }
 };
@@ -1145,8 +1200,9 @@ template <LossKind kKind, bool kFused, bool kUnweighted, bool kFast32>
 Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
                   const TileSinks& sinks, const Targets& targets, TileStaging& staging) {
   const Evaluator<kKind, kFused, kUnweighted, kFast32> eval{
-      StageInputs(kKind, kFused, kUnweighted, inputs, count, staging), count, gradient_scale,
-      targets};
+      StageInputs<typename Evaluator<kKind, kFused, kUnweighted, kFast32>::SourceT>(
+          kKind, kFused, kUnweighted, inputs, count, staging),
+      count, gradient_scale, targets};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half
