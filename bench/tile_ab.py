@@ -33,6 +33,8 @@ CASES = [
     ("loss + weights fp16", "loss", True, "fp16"),
     ("self gradient fp16", "grad_self", False, "fp16"),
     ("self gradient bf16", "grad_self", False, "bf16"),
+    ("target gradient fp16", "grad_target", False, "fp16"),
+    ("target gradient bf16", "grad_target", False, "bf16"),
     ("target gradient + pos_weight fp16", "grad_target", True, "fp16"),
     ("target gradient + pos_weight bf16", "grad_target", True, "bf16"),
 ]

@@ -423,10 +423,10 @@ V LoadWidened(const void* data, FloatType type, int64_t i) {
   return hn::BitCast(D(), hn::ShiftLeft<16>(bits));
 }
 
-// A Source of any float type, widened as it is loaded: the operands of the 16-bit evaluators
-// (kFast32), whose 16-bit inputs staged in fp32 first cost a sixth of their time (three 16 KiB
-// buffers written, which with the inputs do not fit L1). The type is the same for every load of
-// a tile: its branch is always predicted.
+// A Source of any float type, widened as it is loaded: the operands of the unweighted 16-bit
+// evaluators (kFast32 without weights), whose 16-bit inputs staged in fp32 first cost a sixth of
+// their time (three 16 KiB buffers written, which with the inputs do not fit L1). The type is the
+// same for every load of a tile: its branch is always predicted.
 struct NarrowSource {
   const void* data = nullptr;
   FloatType type = FloatType::kFloat32;
@@ -564,7 +564,11 @@ struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
   static constexpr bool kReadsGradOutput = kKind != LossKind::kLoss || kFused;
-  using SourceT = std::conditional_t<kFast32, NarrowSource, Source>;
+  // The unweighted 16-bit evaluators read their operands in place (NarrowSource); with weights,
+  // whose fp64 formulas convert each operand's halves from memory, staging them costs less than
+  // converting them in the loop (traced fp16 loop: 221 vector instructions against 237).
+  static constexpr bool kNarrow = kFast32 && kUnweighted;
+  using SourceT = std::conditional_t<kNarrow, NarrowSource, Source>;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
   double scale64;
@@ -621,7 +625,7 @@ struct Evaluator {
     }
     const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
       if (!read) return WideOps64<2 * kStep>::Set(1.0);
-      if (!whole || kFast32) return Widen(v);  // a NarrowSource may not be fp32 in memory
+      if (!whole || kNarrow) return Widen(v);  // a NarrowSource may not be fp32 in memory
       return EachPart<2 * kStep>([&](size_t k) {
         const float* half = static_cast<const float*>(sources[which].data) + i +
                             static_cast<int64_t>(k * kLanes / 2);
