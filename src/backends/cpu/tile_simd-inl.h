@@ -379,8 +379,10 @@ HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
 // * 1.5 * 2^-22 = 6 m/|d|, taken as 7 m/|d| (the approximate reciprocal of |d|, within 2^-8 on
 // every target, and margin), plus 6 (the two roundings; 1 - t, exact for every fp16 t and every
 // bf16 t in [2^-17, 2^24], else within 2^-24 of a |d| >= 1/2; fp16's subnormal shift; the reach's
-// rounding to an integer).
-inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 6.0f;
+// rounding to an integer), plus 2 where the scale is not a power of two (its rounding to fp32,
+// and that of g*scale, which is a normal fp32 wherever the test settles).
+inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 6.0f,
+                       kGradSelf32ScaleReach = 2.0f;
 static_assert(math::kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRatio,
               "the reach per m/|d| covers the fp32 sigmoid's error");
 // FarFromBoundaries in fp32 lanes of |v| (bits without the sign) with a reach per lane, `reach`
@@ -763,7 +765,7 @@ struct Evaluator {
   }
 
   // A 16-bit self gradient of 16-bit logits without weights wholly in fp32 lanes, for a scale
-  // 2^k: (c - sign*m) * g*scale as one fused difference and a product (see
+  // in [2^-64, 2^64]: (c - sign*m) * g*scale as one fused difference and a product (see
   // kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
   // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. False where
   // any lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard
@@ -780,7 +782,9 @@ struct Evaluator {
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
     const hn::RebindToUnsigned<D> du;
     const V one = hn::Set(D(), 1.0f);
-    const V scale = hn::Set(D(), static_cast<float>(scale64));  // exact: a power of two
+    const V scale = hn::Set(D(), static_cast<float>(scale64));
+    const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
+                                     (IsPowerOfTwo(scale64) ? 0.0f : kGradSelf32ScaleReach));
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j];
       const V e = ExpNeg32<HwyOpsOf<D>>(hn::Abs(x));
@@ -789,12 +793,12 @@ struct Evaluator {
       // x >= 0: sigmoid(x) - t = (1 - t) - m; x < 0: m - t.
       const V c = hn::IfThenElseZero(x_non_negative, one) - in.t[j];
       const V d = hn::MulAdd(hn::IfThenElse(x_non_negative, hn::Neg(e), e), r, c);
-      const V v = d * (in.g[j] * scale);
+      const V scaled_g = in.g[j] * scale;
+      const V v = d * scaled_g;
       // The reach as an integer: 2^23 + reach, capped at 2^23 + 2^20, holds it rounded in its
       // low mantissa bits (the rounding's half ulp is in kGradSelf32ReachFloor).
       const V biased_reach = hn::Min(hn::MulAdd((e * r) * hn::ApproximateReciprocal(hn::Abs(d)),
-                                                hn::Set(D(), kGradSelf32ReachPerRatio),
-                                                hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f)),
+                                                hn::Set(D(), kGradSelf32ReachPerRatio), floor),
                                      hn::Set(D(), 0x1p23f + 0x1p20f));
       const auto reach = hn::BitCast(du, biased_reach) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
       const V magnitude = hn::Abs(v);
@@ -809,6 +813,9 @@ struct Evaluator {
         settled = hn::And(FarFromBoundariesBy<8>(hn::BitCast(du, magnitude), reach),
                           InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits));
       }
+      // g*scale a normal fp32 (not rounded below the normal range, nor infinite or NaN).
+      settled = hn::And(settled,
+                        InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
       if (!hn::AllTrue(D(), settled)) return false;
       (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
     }
@@ -831,7 +838,7 @@ struct Evaluator {
     }
     if constexpr (kKind == LossKind::kGradSelf && kFast32) {
       // Only without weights (RunTileWeighted); what it leaves open, the fp64 evaluator takes.
-      if (!IsPowerOfTwo(scale64) || !FastUnweightedGradSelf16<kStep>(in, &results.value)) {
+      if (!InScaleRange(scale64) || !FastUnweightedGradSelf16<kStep>(in, &results.value)) {
         *open = true;
       }
       return;
@@ -916,6 +923,11 @@ struct Evaluator {
     const uint64_t bits = BitCast<uint64_t>(scale);
     const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
     return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
+  }
+
+  // Whether |scale| is in [2^-64, 2^64] (its fp32 rounding then a normal number).
+  static bool InScaleRange(double scale) {
+    return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
   }
 
   // Whether every lane of `value` is finite and not zero. Zeros and non-finite values keep the
