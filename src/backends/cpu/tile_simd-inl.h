@@ -664,6 +664,13 @@ struct Evaluator {
     }
     return fp64;
   }
+  // The value of the one float vector at i by the fp64 evaluator.
+  HWY_NOINLINE V VectorInFp64(int64_t i) const {
+    Local<1> local;
+    StepResults<1> results;
+    Fp64<1>(i, kLanes, local).template At<1>(0, results);
+    return results.value[0];
+  }
   template <size_t kStep>
   HWY_NOINLINE void AtInFp64(int64_t i, StepResults<kStep>& results) const {
     Local<kStep> local;
@@ -772,13 +779,17 @@ struct Evaluator {
   // ones, whose difference hardly cancels) or out of the grid's normal range: the step then
   // takes the fp64 evaluator.
   template <size_t kStep>
-  bool FastUnweightedGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values) const {
-    return targets.value_type == FloatType::kFloat16 ? FastGradSelf16Of<kStep, true>(in, values)
-                                                     : FastGradSelf16Of<kStep, false>(in, values);
+  bool FastUnweightedGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values,
+                                bool* open_vectors) const {
+    return targets.value_type == FloatType::kFloat16
+               ? FastGradSelf16Of<kStep, true>(in, values, open_vectors)
+               : FastGradSelf16Of<kStep, false>(in, values, open_vectors);
   }
   // Per grid, as FastLoss16Of.
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values) const {
+  HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+                                   bool* open_vectors) const {
+    bool all = true;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
     const hn::RebindToUnsigned<D> du;
     const V one = hn::Set(D(), 1.0f);
@@ -816,10 +827,11 @@ struct Evaluator {
       // g*scale a normal fp32 (not rounded below the normal range, nor infinite or NaN).
       settled = hn::And(settled,
                         InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
-      if (!hn::AllTrue(D(), settled)) return false;
+      open_vectors[j] = !hn::AllTrue(D(), settled);
+      all = all && !open_vectors[j];
       (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
     }
-    return true;
+    return all;
   }
 
   // The relative errors the fp64 formulas take the transcendentals with.
@@ -837,9 +849,17 @@ struct Evaluator {
       if (FastUnweightedLoss16<kStep>(in, &results.value)) return;
     }
     if constexpr (kKind == LossKind::kGradSelf && kFast32) {
-      // Only without weights (RunTileWeighted); what it leaves open, the fp64 evaluator takes.
-      if (!InScaleRange(scale64) || !FastUnweightedGradSelf16<kStep>(in, &results.value)) {
+      // Only without weights (RunTileWeighted). What it leaves open, the fp64 evaluator takes,
+      // a vector at a time: a step's other vector is usually settled (one open vector in
+      // seven on the ramp inputs), and the fp64 evaluator costs twice the fp32 one per vector.
+      bool open_vectors[kStep];
+      if (!InScaleRange(scale64)) {
         *open = true;
+      } else if (!FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors)) {
+        for (size_t j = 0; j < kStep; ++j) {
+          if (open_vectors[j])
+            results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
+        }
       }
       return;
     }
