@@ -776,8 +776,8 @@ struct Evaluator {
   // kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
   // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. False where
   // any lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard
-  // ones, whose difference hardly cancels) or out of the grid's normal range: the step then
-  // takes the fp64 evaluator.
+  // ones, whose difference hardly cancels) or out of the grid's normal range: *open_vectors then
+  // names the vectors for the fp64 evaluator.
   template <size_t kStep>
   bool FastUnweightedGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values,
                                 bool* open_vectors) const {
