@@ -576,12 +576,14 @@ struct Evaluator {
   double scale64;
   Targets targets;
 
-  // The step at i, into `results` (the caller's: returned by value, a result merged from the
-  // fast path and its fallback was copied whole, 12 AVX-512 registers' worth, on every step).
+  // The step at i. One named result, computed in place (ComputeInto) and returned as itself:
+  // merged from the fast path and its fallback by assignment, GCC copied all of it, 12 AVX-512
+  // registers' worth, through the stack on every step.
   template <size_t kStep>
-  void At(int64_t i, StepResults<kStep>& results) const {
+  StepResults<kStep> At(int64_t i) const {
     const Operands<kStep> in =
         Load<kStep>([&](const auto& source, int64_t at) { return source.Load(at); }, i, true);
+    StepResults<kStep> results;
     if constexpr (kFast32) {
       bool open = !InRange32(in);
       if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
@@ -589,6 +591,7 @@ struct Evaluator {
     } else {
       ComputeInto(in, i, results);
     }
+    return results;
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
@@ -667,14 +670,12 @@ struct Evaluator {
   // The value of the one float vector at i by the fp64 evaluator.
   HWY_NOINLINE V VectorInFp64(int64_t i) const {
     Local<1> local;
-    StepResults<1> results;
-    Fp64<1>(i, kLanes, local).template At<1>(0, results);
-    return results.value[0];
+    return Fp64<1>(i, kLanes, local).template At<1>(0).value[0];
   }
   template <size_t kStep>
   HWY_NOINLINE void AtInFp64(int64_t i, StepResults<kStep>& results) const {
     Local<kStep> local;
-    Fp64<kStep>(i, static_cast<int64_t>(kStep) * kLanes, local).template At<kStep>(0, results);
+    results = Fp64<kStep>(i, static_cast<int64_t>(kStep) * kLanes, local).template At<kStep>(0);
   }
 
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
@@ -994,7 +995,10 @@ struct Evaluator {
     }
     Vectors<kStep> values;
     for (size_t j = 0; j < kStep; ++j) {
-      if (skip != nullptr && skip[j]) continue;  // settled already (SettleRelative16)
+      if (skip != nullptr && skip[j]) {  // settled already: SettleRelative16 keeps its own value
+        values[j] = hn::Zero(D());
+        continue;
+      }
       V upper;
       if (!on_grid || !GridIn32(low, high, j, grid, &values[j], &upper)) {
         values[j] = Narrow(low, j);
@@ -1214,8 +1218,7 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
   const Targets& targets = eval.targets;
   for (; i + kStepElements <= count; i += kStepElements) {
-    StepResults<kStep> results;
-    eval.template At<kStep>(i, results);
+    const auto results = eval.template At<kStep>(i);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
       if (targets.store_value) {
