@@ -851,15 +851,16 @@ struct Evaluator {
     }
     if constexpr (kKind == LossKind::kGradSelf && kFast32) {
       // Only without weights (RunTileWeighted). What it leaves open, the fp64 evaluator takes,
-      // a vector at a time: a step's other vector is usually settled (one open vector in
-      // seven on the ramp inputs), and the fp64 evaluator costs twice the fp32 one per vector.
+      // a vector at a time: a step's other vector is usually settled (on the ramp inputs about
+      // one step in seven has an open one), and per vector fp64 costs twice what fp32 does.
       bool open_vectors[kStep];
       if (!InScaleRange(scale64)) {
         *open = true;
       } else if (!FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors)) {
         for (size_t j = 0; j < kStep; ++j) {
-          if (open_vectors[j])
+          if (open_vectors[j]) {
             results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
+          }
         }
       }
       return;
@@ -929,7 +930,6 @@ struct Evaluator {
             kKind == LossKind::kGradSelf ? targets.value_type : targets.gradient_type, open);
       }
     }
-    return;
   }
   template <size_t kStep>
   StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i) const {
