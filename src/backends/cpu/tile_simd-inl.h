@@ -575,6 +575,9 @@ struct Evaluator {
   int64_t count;                      // elements of the tile
   double scale64;
   Targets targets;
+  // Of scale64, decided once per tile (IsPowerOfTwo, InScaleRange), not on every step.
+  bool scale_is_power_of_two = IsPowerOfTwo(scale64);
+  bool scale_in_range = InScaleRange(scale64);
 
   // The step at i. One named result, computed in place (ComputeInto) and returned as itself:
   // merged from the fast path and its fallback by assignment, GCC copied all of it, 12 AVX-512
@@ -796,7 +799,7 @@ struct Evaluator {
     const V one = hn::Set(D(), 1.0f);
     const V scale = hn::Set(D(), static_cast<float>(scale64));
     const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
-                                     (IsPowerOfTwo(scale64) ? 0.0f : kGradSelf32ScaleReach));
+                                     (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach));
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j];
       const V e = ExpNeg32<HwyOpsOf<D>>(hn::Abs(x));
@@ -854,7 +857,7 @@ struct Evaluator {
       // a vector at a time: a step's other vector is usually settled (on the ramp inputs about
       // one step in seven has an open one), and per vector fp64 costs twice what fp32 does.
       bool open_vectors[kStep];
-      if (!InScaleRange(scale64)) {
+      if (!scale_in_range) {
         *open = true;
       } else if (!FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors)) {
         for (size_t j = 0; j < kStep; ++j) {
@@ -876,7 +879,7 @@ struct Evaluator {
       }
       if (!every_p_is_one) log_term = TranscendentalsOf(in, true, false).log_term;
       const auto estimate = GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
-      if (kUnweighted && IsPowerOfTwo(scale64) && NonZeroFinite(estimate.value)) {
+      if (kUnweighted && scale_is_power_of_two && NonZeroFinite(estimate.value)) {
         // -x*g*scale: a product of two fp32 values, times a power of two, is exact in fp64.
         results.value = RoundExact<kStep>(estimate.value, targets.value_type);
       } else {
