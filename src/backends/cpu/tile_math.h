@@ -60,9 +60,11 @@ const char* EvaluateTileTarget();
 // loss: kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) the bit test of the SIMD
 // loss evaluator (tile_simd-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16) settles in
 // `type`, on the target EvaluateTile runs, and *rounded the result it stores for a settled one.
-// `in_fp32` (fp16, bf16): the test of the losses evaluated wholly in fp32 lanes
-// (FastUnweightedLoss16: fp32 values within 2^-21 + 2^-23 of the exact loss).
+// `test` (fp16, bf16): that of the losses evaluated wholly in fp32 lanes, fp32 values within
+// 2^-21 + 2^-23 (FastUnweightedLoss16) or 1.5 * 2^-21 + 2^-40 (FastWeightedLoss16) of the exact
+// loss.
+enum class LossBitTest { kFp64, kFp32Unweighted, kFp32Weighted };
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded, bool in_fp32 = false);
+                     float* rounded, LossBitTest test = LossBitTest::kFp64);
 
 }  // namespace openaclnn

@@ -11,8 +11,8 @@
 #endif
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -84,17 +84,21 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
-void SettlesLossBitsImpl(FloatType type, bool in_fp32, const double* values, int64_t count,
+void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values, int64_t count,
                          bool* settled, float* rounded) {
   // One value at a time, in every lane: the tests decide whole vectors.
   for (int64_t i = 0; i < count; ++i) {
     const V64 value = hn::Set(D64(), values[i]);
     V result;
-    if (in_fp32) {  // fp32 values, 16-bit types: FastUnweightedLoss16's test
+    if (test != LossBitTest::kFp64) {  // fp32 values, 16-bit types: FastLoss16Of's test
       const V value32 = hn::Set(D(), static_cast<float>(values[i]));
       const Grid grid = GridOf(type);
+      const bool fp16 = type == FloatType::kFloat16;
       result = HwyOpsOf<D>::RoundToGrid(value32, grid.precision, grid.min_exponent);
-      settled[i] = hn::AllTrue(D(), FarFrom16Boundaries32(value32, type == FloatType::kFloat16));
+      settled[i] =
+          hn::AllTrue(D(), test == LossBitTest::kFp32Unweighted
+                               ? FarFrom16Boundaries32<kLoss32Reach32>(value32, fp16)
+                               : FarFrom16Boundaries32<kWeightedLoss32Reach32>(value32, fp16));
     } else if (type == FloatType::kFloat32) {
       result = Narrow(value, value);
       settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, kLossReach>(value)) &&
@@ -116,7 +120,7 @@ Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs&
 
 const char* TargetNameImpl() { return "scalar"; }
 
-void SettlesLossBitsImpl(FloatType /*type*/, bool /*in_fp32*/, const double* /*values*/,
+void SettlesLossBitsImpl(FloatType /*type*/, LossBitTest /*test*/, const double* /*values*/,
                          int64_t count, bool* settled, float* rounded) {
   for (int64_t i = 0; i < count; ++i) {  // no SIMD evaluator, no bit test
     settled[i] = false;
@@ -146,8 +150,8 @@ Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inp
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
 
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded, bool in_fp32) {
-  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, in_fp32, values, count, settled, rounded);
+                     float* rounded, LossBitTest test) {
+  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, test, values, count, settled, rounded);
 }
 
 }  // namespace openaclnn

@@ -362,14 +362,17 @@ HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
               : FarFromBoundaries<8, kLoss32Reach>(v);
 }
 
-// The bit test in fp32 lanes, of an fp32 loss value v > 0 within kLoss32Reach32 fp32 ulps of the
-// exact one (FastUnweightedLoss16), as FarFrom16Boundaries. The reach: the fp32 log term's
-// kLog1pExpError32 (2^-21) and two roundings of 2^-24, below 2^-20.6 of v, 10 ulps; 12 with the
-// margin.
-inline constexpr uint64_t kLoss32Reach32 = 12;
+// The bit test in fp32 lanes, of an fp32 loss value v > 0 within kReach fp32 ulps of the exact
+// one, as FarFrom16Boundaries. The reaches: without weights (FastUnweightedLoss16) the fp32 log
+// term's kLog1pExpError32 (2^-21) and two roundings of 2^-24, below 2^-20.6 of v, 10 ulps; 12 with
+// the margin. With weights (FastWeightedLoss16) four roundings instead of two, and 2^-41 for
+// subnormal intermediates: below 1.5 * 2^-21 + 2^-40 of v, 12 ulps; 14 with the margin (each: and
+// half an ulp for fp16's subnormal shift).
+inline constexpr uint64_t kLoss32Reach32 = 12, kWeightedLoss32Reach32 = 14;
+template <uint64_t kReach>
 HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
-  return fp16 ? FarFromBoundaries<11, kLoss32Reach32, D>(OntoFp16NormalGrid<D>(v))
-              : FarFromBoundaries<8, kLoss32Reach32, D>(v);
+  return fp16 ? FarFromBoundaries<11, kReach, D>(OntoFp16NormalGrid<D>(v))
+              : FarFromBoundaries<8, kReach, D>(v);
 }
 
 // The 16-bit self gradient in fp32 lanes (FastUnweightedGradSelf16) is (c - sign*m) * g, with
@@ -566,10 +569,11 @@ struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
   static constexpr bool kReadsGradOutput = kKind != LossKind::kLoss || kFused;
-  // The unweighted 16-bit evaluators read their operands in place (NarrowSource); with weights,
-  // whose fp64 formulas convert each operand's halves from memory, staging them costs less than
-  // converting them in the loop (traced fp16 loop: 221 vector instructions against 237).
-  static constexpr bool kNarrow = kFast32 && kUnweighted;
+  // The 16-bit evaluators in fp32 lanes read their operands in place (NarrowSource); the fp64
+  // formulas of the weighted gradients and the fused pass convert each operand's halves from
+  // memory, and staging them costs less than converting them in the loop (traced fp16 loop of
+  // the weighted loss in fp64: 221 vector instructions against 237).
+  static constexpr bool kNarrow = kFast32 && (kUnweighted || (kKind == LossKind::kLoss && !kFused));
   using SourceT = std::conditional_t<kNarrow, NarrowSource, Source>;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
@@ -746,33 +750,87 @@ struct Evaluator {
     return result;
   }
 
-  // A 16-bit loss of 16-bit logits without weights wholly in fp32 lanes, where the step's terms
-  // are non-negative: max(x, 0) - x*t + log1p(exp(-|x|)), each term >= 0, the log term the fp32
+  // A 16-bit loss of 16-bit logits wholly in fp32 lanes, where the step's terms are
+  // non-negative (FastLoss16Of without weights, FastWeightedLoss16Of with them); false where any
+  // vector is left open, which *open_vectors then names (every one where a term may be negative)
+  // for the fp64 evaluator.
+  template <size_t kStep>
+  bool FastLoss16(const Operands<kStep>& in, Vectors<kStep>* values, bool* open_vectors) const {
+    if (!NonNegativeTerms(in)) {
+      std::fill_n(open_vectors, kStep, true);
+      return false;
+    }
+    const bool fp16 = targets.value_type == FloatType::kFloat16;
+    if constexpr (kUnweighted) {
+      return fp16 ? FastLoss16Of<kStep, true>(in, values, open_vectors)
+                  : FastLoss16Of<kStep, false>(in, values, open_vectors);
+    } else {
+      return fp16 ? FastWeightedLoss16Of<kStep, true>(in, values, open_vectors)
+                  : FastWeightedLoss16Of<kStep, false>(in, values, open_vectors);
+    }
+  }
+  // Without weights: max(x, 0) - x*t + log1p(exp(-|x|)), each term >= 0, the log term the fp32
   // one (kLog1pExpError32, |x| <= kExpArgMax32 as kFast32 checks) and two roundings, so within
   // 2^-20.6 of the value, which is in (0, 81]: at least log1p(exp(-80)), a normal fp32, and no
   // range check (fp16's subnormal grid included). Settled where FarFrom16Boundaries32 says so
-  // for every lane, rounded onto the grid; false otherwise (about 2^-8.4 of random fp16 lanes,
-  // 2^-11.4 of bf16 ones), and the step takes the fp64 combination.
-  template <size_t kStep>
-  bool FastUnweightedLoss16(const Operands<kStep>& in, Vectors<kStep>* values) const {
-    if (!NonNegativeTerms(in)) return false;
-    return targets.value_type == FloatType::kFloat16 ? FastLoss16Of<kStep, true>(in, values)
-                                                     : FastLoss16Of<kStep, false>(in, values);
-  }
+  // for every lane, rounded onto the grid; open otherwise (about 2^-8.4 of random fp16 lanes,
+  // 2^-11.4 of bf16 ones).
   // Per grid, so that its constants are the instructions' own operands (as runtime values they
   // were broadcast from general registers on every step).
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values) const {
+  HWY_INLINE bool FastLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+                               bool* open_vectors) const {
     using O32 = HwyOpsOf<D>;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
+    bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j];
       const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(hn::Abs(x))));
       const V value = hn::NegMulAdd(x, in.t[j], hn::Max(x, hn::Zero(D()))) + log_term;
-      if (!hn::AllTrue(D(), FarFrom16Boundaries32(value, kFp16))) return false;
+      open_vectors[j] = !hn::AllTrue(D(), FarFrom16Boundaries32<kLoss32Reach32>(value, kFp16));
+      all = all && !open_vectors[j];
       (*values)[j] = O32::RoundToGrid(value, kGrid.precision, kGrid.min_exponent);
     }
-    return true;
+    return all;
+  }
+
+  // With weight or pos_weight (either may be the constant 1): w * (C*|x| + (p*t + (1 - t)) * L)
+  // as LossTermsOf, C = p*t for x < 0 and 1 - t
+  // otherwise, in fp32, L the fp32 log term. t, w and p may be fp32 (only x is 16-bit): the
+  // linear term and the log coefficient are within two roundings each (1 - t or p*t, then the
+  // product or sum), the fused sum S and w*S within one each, so the value is within
+  // (1 + 2^-24)^4 (1 + 2^-21) - 1 < 1.5 * 2^-21 + 2^-42 of the exact one, plus, where
+  // S >= 2^-102, 2^-41 for p*t or the linear term rounded in fp32's subnormal range (at most
+  // 81 * 2^-150): kWeightedLoss32Reach32. Settled where every lane passes that bit test with its
+  // value a normal fp32 below the grid's limit and S >= 2^-102, or has w = 0, whose loss is
+  // exactly +0 (S is finite for finite inputs, though in fp32 its linear term may overflow).
+  template <size_t kStep, bool kFp16>
+  HWY_INLINE bool FastWeightedLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+                                       bool* open_vectors) const {
+    using O32 = HwyOpsOf<D>;
+    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
+    const V one = hn::Set(D(), 1.0f);
+    bool all = true;
+    for (size_t j = 0; j < kStep; ++j) {
+      const V x = in.x[j], t = in.t[j], w = in.w[j];
+      const V a = hn::Abs(x);
+      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(a)));
+      const V pos_part = in.p[j] * t, neg_part = one - t;
+      const V linear = a * hn::IfThenElse(hn::Lt(x, hn::Zero(D())), pos_part, neg_part);
+      const V inner = hn::MulAdd(pos_part + neg_part, log_term, linear);
+      const V value = w * inner;
+      const auto settled = hn::And(
+          hn::And(
+              FarFrom16Boundaries32<kWeightedLoss32Reach32>(value, kFp16),
+              InNormalRange(value, kFp32LeastNormalBits, kFp16 ? kFp16LimitBits : kBf16LimitBits)),
+          hn::Ge(inner, hn::Set(D(), 0x1p-102f)));
+      const auto zero_weight = hn::Eq(w, hn::Zero(D()));
+      open_vectors[j] = !hn::AllTrue(D(), hn::Or(settled, zero_weight));
+      all = all && !open_vectors[j];
+      (*values)[j] = hn::IfThenZeroElse(
+          zero_weight, O32::RoundToGrid(value, kGrid.precision, kGrid.min_exponent));
+    }
+    return all;
   }
 
   // A 16-bit self gradient of 16-bit logits without weights wholly in fp32 lanes, for a scale
@@ -849,24 +907,29 @@ struct Evaluator {
   void ComputeInto(const Operands<kStep>& in, int64_t i, StepResults<kStep>& results,
                    bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
-    if constexpr (kKind == LossKind::kLoss && kFast32 && kUnweighted && !kFused) {
-      if (FastUnweightedLoss16<kStep>(in, &results.value)) return;
-    }
-    if constexpr (kKind == LossKind::kGradSelf && kFast32) {
-      // Only without weights (RunTileWeighted). What it leaves open, the fp64 evaluator takes,
-      // a vector at a time: a step's other vector is usually settled (on the ramp inputs about
-      // one step in seven has an open one), and per vector fp64 costs twice what fp32 does.
-      bool open_vectors[kStep];
-      if (!scale_in_range) {
-        *open = true;
-      } else if (!FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors)) {
-        for (size_t j = 0; j < kStep; ++j) {
+    if constexpr ((kKind == LossKind::kLoss && !kFused) || kKind == LossKind::kGradSelf) {
+      if constexpr (kFast32) {
+        // The self gradient only without weights (RunTileWeighted). What they leave open, the
+        // fp64 evaluator takes, a vector at a time: a step's other vector is usually settled (on
+        // the ramp inputs about one step in seven or eight has an open one), and per vector
+        // fp64 costs twice what fp32 does.
+        bool open_vectors[kStep];
+        bool settled;
+        if constexpr (kKind == LossKind::kLoss) {
+          settled = FastLoss16<kStep>(in, &results.value, open_vectors);
+        } else if (!scale_in_range) {
+          *open = true;
+          return;
+        } else {
+          settled = FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors);
+        }
+        for (size_t j = 0; !settled && j < kStep; ++j) {
           if (open_vectors[j]) {
             results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
           }
         }
+        return;
       }
-      return;
     }
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
@@ -892,9 +955,9 @@ struct Evaluator {
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
         const auto& log_term = transcendentals.log_term;
-        // kFast32 with weights keeps Loss64 and its interval test: there the bit test's bound,
-        // kLossError32 of the whole value, leaves so many steps open (tile_bench fp16 weighted
-        // 0.85-0.94x) that the fallbacks cost more than it saves.
+        // A kFast32 step with weights that FastWeightedLoss16 left open takes Loss64 and its
+        // interval test: the bit test's bound, kLossError32 of the whole value, would leave it
+        // open again about as often.
         if ((!kFast32 || kUnweighted) && NonNegativeTerms(in)) {
           // The bound, kEstimateError64 of the value (kFast32: kLossError32), is formed only
           // where it is read; kFast32 stores 16-bit losses and never sums.

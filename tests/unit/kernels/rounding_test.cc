@@ -15,6 +15,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -221,25 +222,29 @@ double Load(const std::vector<uint16_t>& bits, FloatType type, size_t i) {
   return type == FloatType::kFloat16 ? Float16ToFloat(bits[i]) : BFloat16ToFloat(bits[i]);
 }
 
-// The inputs narrowed to `type` (as a user's fp16/bf16 tensors hold them) and back.
+// v narrowed to `type` (as a user's fp16/bf16 tensors hold it) and back.
+float InTypeValue(float v, FloatType type) {
+  if (type == FloatType::kFloat32) return v;
+  return type == FloatType::kFloat16 ? Float16ToFloat(FloatToFloat16(v))
+                                     : BFloat16ToFloat(FloatToBFloat16(v));
+}
+
+// The inputs narrowed to `type` and back.
 std::vector<Input> InType(std::vector<Input> inputs, FloatType type) {
-  if (type == FloatType::kFloat32) return inputs;
-  const auto narrow = [type](float v) {
-    return type == FloatType::kFloat16 ? Float16ToFloat(FloatToFloat16(v))
-                                       : BFloat16ToFloat(FloatToBFloat16(v));
-  };
   for (Input& in : inputs) {
-    in.x = narrow(in.x), in.t = narrow(in.t), in.w = narrow(in.w), in.p = narrow(in.p);
-    in.g = narrow(in.g);
+    in.x = InTypeValue(in.x, type), in.t = InTypeValue(in.t, type);
+    in.w = InTypeValue(in.w, type), in.p = InTypeValue(in.p, type);
+    in.g = InTypeValue(in.g, type);
   }
   return inputs;
 }
 
-// Evaluates `kind` on `inputs` (every operand of `type`), block by block, returning each result
-// widened to double, and with `sums` the mean/sum partials of each block.
+// Evaluates `kind` on `inputs` (every operand of `type`; with `side_type`, target, weight and
+// pos_weight of that type), block by block, returning each result widened to double, and with
+// `sums` the mean/sum partials of each block.
 std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, FloatType type,
                              std::vector<double>* sums = nullptr, bool unweighted = false,
-                             double scale = 1.0) {
+                             double scale = 1.0, std::optional<FloatType> side_type = {}) {
   std::vector<double> results;
   for (size_t begin = 0; begin < inputs.size(); begin += kReductionBlock) {
     const size_t count = std::min<size_t>(kReductionBlock, inputs.size() - begin);
@@ -252,8 +257,10 @@ std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, Fl
     std::vector<uint16_t> storage[kOut];
     TileInputs tile;
     for (int which = 0; which < kOut; ++which) {
-      storage[which] = Storage(columns[which], type);
-      tile.operand[which] = {storage[which].data(), type, false};
+      const bool side = which == kTarget || which == kWeight || which == kPosWeight;
+      const FloatType operand_type = side ? side_type.value_or(type) : type;
+      storage[which] = Storage(columns[which], operand_type);
+      tile.operand[which] = {storage[which].data(), operand_type, false};
     }
     if (unweighted) tile.operand[kWeight] = tile.operand[kPosWeight] = {};
     std::vector<uint16_t> out(count * 2);
@@ -326,6 +333,92 @@ TEST(Rounding, UnweightedHalfLossesAreCorrectlyRounded) {
       Record(quality, got[i], ExactOf(LossKind::kLoss, inputs[i]), type);
     }
     ExpectEveryResultRounded(quality, std::string("unweighted loss ") + TypeName(type));
+  }
+}
+
+// How far `v` is from the nearest midpoint of the 16-bit `type`'s grid, in grid spacings (0 on
+// a midpoint, 1/2 on a grid point).
+double FromMidpoint(double v, FloatType type) {
+  const Grid grid = GridOf(type);
+  const int exponent = std::max(std::ilogb(v), grid.min_exponent);
+  const double spacing = std::ldexp(1.0, exponent - (grid.precision - 1));
+  const double position = std::fabs(v) / spacing;
+  return std::fabs(position - std::floor(position) - 0.5);
+}
+
+// 16-bit losses of 16-bit logits with weights, which the SIMD evaluator computes wholly in fp32
+// lanes (FastWeightedLoss16) for steps whose |x| are at most 80, with target, weight and
+// pos_weight of the logits' type or fp32: random inputs; the edges of its range (zero and
+// subnormal weights, pos_weights whose linear term overflows fp32, a log term alone below
+// 2^-102); and, from four million draws, those whose loss lies within 4 fp32 ulps of a midpoint,
+// where the reach decides. Every result correctly rounded.
+TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> random = RandomInputs(20261204, kSamples / 3);
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (Input& in : random) in.x = std::clamp(in.x, -60.0f, 60.0f);
+    std::vector<Input> edges;
+    for (int64_t i = 0; i < kSamples / 10; ++i) {
+      Input in{static_cast<float>(160 * unit(rng) - 80), static_cast<float>(unit(rng)),
+               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
+      // fp16's largest: beyond it, fp16 pos_weights are infinite.
+      const double largest_p = type == FloatType::kFloat16 ? 65504.0 : 1e38;
+      switch (i / 32 % 6) {  // a kind per 32 elements, so that whole steps take the fast path
+        case 0:              // zero weights, half of them with a linear term that overflows fp32
+          in.w = 0.0f;
+          if (i % 2 == 0) in.p = static_cast<float>(largest_p * unit(rng)), in.x = -std::fabs(in.x);
+          break;
+        case 1:  // weights down to fp32's subnormals
+          in.w = static_cast<float>(std::ldexp(unit(rng), -120 - static_cast<int>(i % 30)));
+          break;
+        case 2:
+          in.p = static_cast<float>(largest_p * unit(rng)), in.x = -std::fabs(in.x);
+          break;
+        case 3:  // the log term alone, down to exp(-80)
+          in.t = 1.0f, in.x = static_cast<float>(60 + 20 * unit(rng));
+          break;
+        case 4:
+          in.t = static_cast<float>(std::ldexp(unit(rng), -140));
+          break;
+        default:
+          in.t = std::round(in.t);
+      }
+      edges.push_back(in);
+    }
+    // Half of them with the label on the log term's side (t = 0 for x < 0, 1 for x > 0), where
+    // the loss is w*p*log1p(exp(-|x|)) alone and the fp32 log term's error is whole.
+    std::vector<Input> near_midpoints;
+    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
+    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
+      Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
+      if (draw % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
+      in = InType({in}, type)[0];
+      const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
+      const double loss =
+          in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
+      if (loss != 0 && FromMidpoint(loss, type) < within) near_midpoints.push_back(in);
+    }
+    const struct {
+      const char* name;
+      const std::vector<Input>& inputs;
+    } sets[] = {{"random", random}, {"edges", edges}, {"near midpoints", near_midpoints}};
+    for (const auto& [name, set] : sets) {
+      for (const FloatType side_type : {type, FloatType::kFloat32}) {
+        // The logits in `type`, the other operands in `side_type` (fp32: as drawn).
+        std::vector<Input> inputs = InType(set, side_type);
+        for (Input& in : inputs) in.x = InTypeValue(in.x, type);
+        const std::vector<double> got =
+            Evaluate(LossKind::kLoss, inputs, type, nullptr, false, 1.0, side_type);
+        Quality quality;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          Record(quality, got[i], ExactOf(LossKind::kLoss, inputs[i]), type);
+        }
+        ExpectEveryResultRounded(quality, std::string("weighted loss, ") + name + ", " +
+                                              TypeName(side_type) + " weights " + TypeName(type));
+      }
+    }
   }
 }
 
@@ -418,14 +511,14 @@ TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
 // Runs SettlesLossBits on `values` on every Highway target of this CPU and checks each verdict: a
 // settled value rounds, at both ends of its bound (bound_fraction of it), to what the evaluator
 // stores; a value beyond its reach (`beyond_reach`) settles on every SIMD target.
-void ExpectBitTestSound(FloatType type, bool in_fp32, double bound_fraction,
+void ExpectBitTestSound(FloatType type, LossBitTest test, double bound_fraction,
                         const std::vector<double>& values, const std::vector<bool>& beyond_reach) {
   const auto count = static_cast<int64_t>(values.size());
   std::unique_ptr<bool[]> settled(new bool[values.size()]);
   std::vector<float> rounded(values.size());
   for (int64_t targets = hwy::SupportedTargets(); targets != 0; targets &= targets - 1) {
     hwy::SetSupportedTargetsForTest(targets & -targets);  // each target of this CPU in turn
-    SettlesLossBits(type, values.data(), count, settled.get(), rounded.data(), in_fp32);
+    SettlesLossBits(type, values.data(), count, settled.get(), rounded.data(), test);
     const std::string target = std::string(EvaluateTileTarget()) + " " + TypeName(type);
     const bool simd = std::string(EvaluateTileTarget()) != "scalar";
     int64_t settled_count = 0;
@@ -546,48 +639,54 @@ TEST(Rounding, TheLossBitTestSettlesOnlyWhatTheBoundDecides) {
       values.push_back(special);
       beyond_reach.push_back(false);
     }
-    ExpectBitTestSound(c.type, false, c.bound, values, beyond_reach);
+    ExpectBitTestSound(c.type, LossBitTest::kFp64, c.bound, values, beyond_reach);
   }
 }
 
-// The same for the test of 16-bit losses evaluated wholly in fp32 lanes (SettlesLossBits with
-// in_fp32): fp32 values, a bound of 2^-21 + 2^-23 of the value, a reach of 12 fp32 ulps; fp16's
-// subnormal grid included.
+// The same for the tests of 16-bit losses evaluated wholly in fp32 lanes (SettlesLossBits with
+// a LossBitTest in fp32): fp32 values; without weights a bound of 2^-21 + 2^-23 of the value and
+// a reach of 12 fp32 ulps, with weights 1.5 * 2^-21 + 2^-40 and 14; fp16's subnormal grid
+// included.
 TEST(Rounding, TheFp32LossBitTestSettlesOnlyWhatTheBoundDecides) {
-  constexpr int64_t kReach = 12;
-  const double bound_fraction = 0x1p-21 + 0x1p-23;
-  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
-    const int precision = type == FloatType::kFloat16 ? 11 : 8;
-    std::vector<double> values;
-    std::vector<bool> beyond_reach;
-    std::mt19937 random(31);
-    const auto add = [&](double boundary, double ulp) {
-      for (int64_t distance = 0; distance <= 3 * kReach; ++distance) {
-        for (const int sign : {-1, 1}) {
-          values.push_back(boundary + sign * static_cast<double>(distance) * ulp);
-          beyond_reach.push_back(distance > 2 * kReach);
+  const struct {
+    LossBitTest test;
+    int64_t reach;
+    double bound_fraction;
+  } tests[] = {{LossBitTest::kFp32Unweighted, 12, 0x1p-21 + 0x1p-23},
+               {LossBitTest::kFp32Weighted, 14, 1.5 * 0x1p-21 + 0x1p-40}};
+  for (const auto& [test, kReach, bound_fraction] : tests)
+    for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+      const int precision = type == FloatType::kFloat16 ? 11 : 8;
+      std::vector<double> values;
+      std::vector<bool> beyond_reach;
+      std::mt19937 random(31);
+      const auto add = [&](double boundary, double ulp) {
+        for (int64_t distance = 0; distance <= 3 * kReach; ++distance) {
+          for (const int sign : {-1, 1}) {
+            values.push_back(boundary + sign * static_cast<double>(distance) * ulp);
+            beyond_reach.push_back(distance > 2 * kReach);
+          }
+        }
+      };
+      const std::vector<int> exponents = type == FloatType::kFloat16
+                                             ? std::vector<int>{-14, -13, -5, -1, 0, 1, 5, 6}
+                                             : std::vector<int>{-126, -100, -60, -1, 0, 1, 5, 6};
+      const uint32_t mantissas = (uint32_t{1} << (precision - 1)) - 1;
+      for (const int exponent : exponents) {
+        for (int k = 0; k < 8; ++k) {
+          const uint32_t mantissa = random() % mantissas;
+          add(std::ldexp(1.0 + (mantissa + 0.5) * std::ldexp(1.0, 1 - precision), exponent),
+              std::ldexp(1.0, exponent - 23));
         }
       }
-    };
-    const std::vector<int> exponents = type == FloatType::kFloat16
-                                           ? std::vector<int>{-14, -13, -5, -1, 0, 1, 5, 6}
-                                           : std::vector<int>{-126, -100, -60, -1, 0, 1, 5, 6};
-    const uint32_t mantissas = (uint32_t{1} << (precision - 1)) - 1;
-    for (const int exponent : exponents) {
-      for (int k = 0; k < 8; ++k) {
-        const uint32_t mantissa = random() % mantissas;
-        add(std::ldexp(1.0 + (mantissa + 0.5) * std::ldexp(1.0, 1 - precision), exponent),
-            std::ldexp(1.0, exponent - 23));
+      if (type == FloatType::kFloat16) {  // the subnormal grid, tested as v + 2^-14 (ulp 2^-37)
+        for (int k = 0; k < 16; ++k) add((random() % 1023 + 0.5) * 0x1p-24, 0x1p-37);
       }
+      for (const double value : values) {
+        ASSERT_EQ(static_cast<double>(static_cast<float>(value)), value);  // fp32 values
+      }
+      ExpectBitTestSound(type, test, bound_fraction, values, beyond_reach);
     }
-    if (type == FloatType::kFloat16) {  // the subnormal grid, tested as v + 2^-14 (ulp 2^-37)
-      for (int k = 0; k < 16; ++k) add((random() % 1023 + 0.5) * 0x1p-24, 0x1p-37);
-    }
-    for (const double value : values) {
-      ASSERT_EQ(static_cast<double>(static_cast<float>(value)), value);  // fp32 values
-    }
-    ExpectBitTestSound(type, true, bound_fraction, values, beyond_reach);
-  }
 }
 
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
@@ -662,12 +761,6 @@ TEST_P(ReductionRounding, RandomSumsAndMeansAreTheExactTotalRoundedOnce) {
 // Whether v (exact in double) is a midpoint between two values of `type`.
 bool IsMidpoint(double v, FloatType type) {
   return RoundedOnce({v, 1e-300}, type) != RoundedOnce({v, -1e-300}, type);
-}
-
-float InTypeValue(float v, FloatType type) {
-  if (type == FloatType::kFloat32) return v;
-  return type == FloatType::kFloat16 ? Float16ToFloat(FloatToFloat16(v))
-                                     : BFloat16ToFloat(FloatToBFloat16(v));
 }
 
 // `count` inputs (values of `type`) for which `main(in)`, exact in double, is a midpoint of
@@ -812,16 +905,6 @@ TEST_P(BoundaryRounding, TotalsNextToAMidpointAreRoundedTheRightWay) {
     ExpectEveryResultRounded(two, name + " of two next to midpoints " + TypeName(type));
     ExpectEveryResultRounded(spread, name + " of 8192 next to midpoints " + TypeName(type));
   }
-}
-
-// How far `v` is from the nearest midpoint of the 16-bit `type`'s grid, in grid spacings (0 on
-// a midpoint, 1/2 on a grid point).
-double FromMidpoint(double v, FloatType type) {
-  const Grid grid = GridOf(type);
-  const int exponent = std::max(std::ilogb(v), grid.min_exponent);
-  const double spacing = std::ldexp(1.0, exponent - (grid.precision - 1));
-  const double position = std::fabs(v) / spacing;
-  return std::fabs(position - std::floor(position) - 0.5);
 }
 
 // 16-bit self gradients of 16-bit logits without weights, which the SIMD evaluator computes
