@@ -388,6 +388,17 @@ inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 
                        kGradSelf32ScaleReach = 2.0f;
 static_assert(math::kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRatio,
               "the reach per m/|d| covers the fp32 sigmoid's error");
+// The 16-bit target gradient with weights in fp32 lanes (FastGradTarget16) is
+// g*w*scale * ((p - 1)*L + K*|x|), K = p for x < 0 and -1 otherwise, L the fp32 log term
+// within kLog1pExpError32 (2^-21): the inner sum is within 2^-21 + 2^-24 (p - 1 rounded) of its
+// terms |p - 1|*L + |K*x| (K*|x| within 2^-24 of itself) plus its own rounding. Its reach in
+// fp32 ulps is then (8 + 1) * terms/|inner|, taken as 10 (the approximate reciprocal of |inner|,
+// the fp32 terms, and |inner| within 2^-4 of the exact one wherever the reach is below the cap),
+// plus kGradSelf32ReachFloor (the inner sum's rounding, g*w's, the product's; fp16's subnormal
+// shift; the reach's rounding) and kGradSelf32ScaleReach where the scale is not a power of two.
+inline constexpr float kGradTarget32ReachPerRatio = 10.0f;
+static_assert(9.0 * (1 + 0x1p-8) * (1 + 0x1p-22) / (1 - 0x1p-4) < kGradTarget32ReachPerRatio,
+              "the reach per terms/|inner| covers the fp32 log term's error");
 // FarFromBoundaries in fp32 lanes of |v| (bits without the sign) with a reach per lane, `reach`
 // (non-negative integers below 2^21: a reach of half the grid spacing or more is never far).
 template <int kPrecision>
@@ -398,6 +409,32 @@ HWY_INLINE hn::Mask<D> FarFromBoundariesBy(hn::Vec<hn::RebindToUnsigned<D>> magn
   constexpr uint32_t kBoundary = uint32_t{1} << (kLow - 1), kLowBits = (uint32_t{1} << kLow) - 1;
   const auto shifted = magnitude_bits + reach - hn::Set(du, kBoundary);
   return hn::RebindMask(D(), hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), reach + reach));
+}
+
+// The reach as an integer from its float estimate `biased` = 2^23 + reach: capped at 2^23 +
+// kReachCap32, its low mantissa bits hold it rounded (the rounding's half ulp is in each reach's
+// floor). A reach of half a 16-bit grid spacing or more is never far: capping loses nothing.
+inline constexpr uint32_t kReachCap32 = uint32_t{1} << 20;
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> ReachBits(V biased) {
+  const hn::RebindToUnsigned<D> du;
+  const V capped = hn::Min(biased, hn::Set(D(), 0x1p23f + static_cast<float>(kReachCap32)));
+  return hn::BitCast(du, capped) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
+}
+// Lanes of fp32 v whose rounding onto the 16-bit grid the bit test with a reach per lane settles
+// (FarFromBoundariesBy): fp16, any |v| > 0 below the limit, its subnormal grid shifted (as
+// FarFrom16Boundaries); bf16, fp32's normal range up to 2^100.
+template <bool kFp16>
+HWY_INLINE hn::Mask<D> SettledOnGridBy(V v, hn::Vec<hn::RebindToUnsigned<D>> reach) {
+  const hn::RebindToUnsigned<D> du;
+  const V magnitude = hn::Abs(v);
+  if constexpr (kFp16) {
+    return hn::And(
+        FarFromBoundariesBy<11>(hn::BitCast(du, OntoFp16NormalGrid<D>(magnitude)), reach),
+        InNormalRange(magnitude, 0, kFp16LimitBits));
+  } else {
+    return hn::And(FarFromBoundariesBy<8>(hn::BitCast(du, magnitude), reach),
+                   InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits));
+  }
 }
 
 // One input operand as the evaluation loop reads it: contiguous fp32 (StageInputs puts every
@@ -573,7 +610,7 @@ struct Evaluator {
   // formulas of the weighted gradients and the fused pass convert each operand's halves from
   // memory, and staging them costs less than converting them in the loop (traced fp16 loop of
   // the weighted loss in fp64: 221 vector instructions against 237).
-  static constexpr bool kNarrow = kFast32 && (kUnweighted || (kKind == LossKind::kLoss && !kFused));
+  static constexpr bool kNarrow = kFast32 && (kUnweighted || !kFused);
   using SourceT = std::conditional_t<kNarrow, NarrowSource, Source>;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
@@ -853,7 +890,6 @@ struct Evaluator {
                                    bool* open_vectors) const {
     bool all = true;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
-    const hn::RebindToUnsigned<D> du;
     const V one = hn::Set(D(), 1.0f);
     const V scale = hn::Set(D(), static_cast<float>(scale64));
     const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
@@ -868,30 +904,70 @@ struct Evaluator {
       const V d = hn::MulAdd(hn::IfThenElse(x_non_negative, hn::Neg(e), e), r, c);
       const V scaled_g = in.g[j] * scale;
       const V v = d * scaled_g;
-      // The reach as an integer: 2^23 + reach, capped at 2^23 + 2^20, holds it rounded in its
-      // low mantissa bits (the rounding's half ulp is in kGradSelf32ReachFloor).
-      const V biased_reach = hn::Min(hn::MulAdd((e * r) * hn::ApproximateReciprocal(hn::Abs(d)),
-                                                hn::Set(D(), kGradSelf32ReachPerRatio), floor),
-                                     hn::Set(D(), 0x1p23f + 0x1p20f));
-      const auto reach = hn::BitCast(du, biased_reach) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
-      const V magnitude = hn::Abs(v);
-      // fp16: any |v| > 0 below the limit, its subnormal grid shifted (as FarFrom16Boundaries);
-      // bf16: fp32's normal range up to 2^100.
-      hn::Mask<D> settled;
-      if constexpr (kFp16) {
-        settled = hn::And(
-            FarFromBoundariesBy<11>(hn::BitCast(du, OntoFp16NormalGrid<D>(magnitude)), reach),
-            InNormalRange(magnitude, 0, kFp16LimitBits));
-      } else {
-        settled = hn::And(FarFromBoundariesBy<8>(hn::BitCast(du, magnitude), reach),
-                          InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits));
-      }
+      const auto reach = ReachBits(hn::MulAdd((e * r) * hn::ApproximateReciprocal(hn::Abs(d)),
+                                              hn::Set(D(), kGradSelf32ReachPerRatio), floor));
       // g*scale a normal fp32 (not rounded below the normal range, nor infinite or NaN).
-      settled = hn::And(settled,
-                        InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
+      const auto settled =
+          hn::And(SettledOnGridBy<kFp16>(v, reach),
+                  InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
       open_vectors[j] = !hn::AllTrue(D(), settled);
       all = all && !open_vectors[j];
       (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
+    }
+    return all;
+  }
+
+  // A 16-bit target gradient of 16-bit logits with weight or pos_weight wholly in fp32 lanes, for
+  // a scale in [2^-64, 2^64]: g*w*scale * ((p - 1)*L + K*|x|) as GradTarget64, the rounding
+  // tested per lane with a reach that grows as the inner sum cancels (kGradTarget32ReachPerRatio),
+  // where g*w*scale is a normal fp32 and the inner sum a finite one of at least 2^-100 (K*|x|
+  // rounded in fp32's subnormal range, for a subnormal fp32 p, is then below 2^-43 of it).
+  // Settled too, as exact zeros with the fp64 formula's sign: lanes where g or w is 0 and the
+  // inner sum's sign is certain (its reach below the cap), and those where x = 0 and p = 1 (the
+  // inner sum exactly +0) with g*w*scale finite. Open vectors as FastUnweightedGradSelf16.
+  template <size_t kStep>
+  bool FastGradTarget16(const Operands<kStep>& in, Vectors<kStep>* values,
+                        bool* open_vectors) const {
+    return targets.value_type == FloatType::kFloat16
+               ? FastGradTarget16Of<kStep, true>(in, values, open_vectors)
+               : FastGradTarget16Of<kStep, false>(in, values, open_vectors);
+  }
+  // Per grid, as FastLoss16Of.
+  template <size_t kStep, bool kFp16>
+  HWY_INLINE bool FastGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+                                     bool* open_vectors) const {
+    using O32 = HwyOpsOf<D>;
+    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
+    const hn::RebindToUnsigned<D> du;
+    const V one = hn::Set(D(), 1.0f), zero = hn::Zero(D());
+    const V scale = hn::Set(D(), static_cast<float>(scale64));
+    const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
+                                     (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach));
+    constexpr uint32_t kLeastInnerBits = 0x0d800000u;  // 2^-100
+    bool all = true;
+    for (size_t j = 0; j < kStep; ++j) {
+      const V x = in.x[j], p = in.p[j], g = in.g[j], w = in.w[j];
+      const V a = hn::Abs(x);
+      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(a)));
+      const V log_coef = p - one;
+      const V linear = a * hn::IfThenElse(hn::Lt(x, zero), p, hn::Neg(one));
+      const V inner = hn::MulAdd(log_coef, log_term, linear);
+      const V terms = hn::MulAdd(hn::Abs(log_coef), log_term, hn::Abs(linear));
+      const V coef = (g * w) * scale;
+      const V v = coef * inner;
+      const auto reach = ReachBits(hn::MulAdd(terms * hn::ApproximateReciprocal(hn::Abs(inner)),
+                                              hn::Set(D(), kGradTarget32ReachPerRatio), floor));
+      const auto inner_in_range = InNormalRange(hn::Abs(inner), kLeastInnerBits, kFp32InfinityBits);
+      const auto settled =
+          hn::And(hn::And(SettledOnGridBy<kFp16>(v, reach), inner_in_range),
+                  InNormalRange(hn::Abs(coef), kFp32LeastNormalBits, kFp32InfinityBits));
+      const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
+      const auto zero_coef =
+          hn::And(hn::Or(hn::Eq(g, zero), hn::Eq(w, zero)), hn::And(sign_certain, inner_in_range));
+      const auto zero_inner = hn::And(hn::And(hn::Eq(x, zero), hn::Eq(p, one)), hn::IsFinite(coef));
+      open_vectors[j] = !hn::AllTrue(D(), hn::Or(settled, hn::Or(zero_coef, zero_inner)));
+      all = all && !open_vectors[j];
+      (*values)[j] = O32::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
     }
     return all;
   }
@@ -907,12 +983,12 @@ struct Evaluator {
   void ComputeInto(const Operands<kStep>& in, int64_t i, StepResults<kStep>& results,
                    bool* open = nullptr) const {
     using O64 = WideOps64<2 * kStep>;
-    if constexpr ((kKind == LossKind::kLoss && !kFused) || kKind == LossKind::kGradSelf) {
+    if constexpr (!kFused) {
       if constexpr (kFast32) {
-        // The self gradient only without weights (RunTileWeighted). What they leave open, the
-        // fp64 evaluator takes, a vector at a time: a step's other vector is usually settled (on
-        // the ramp inputs about one step in seven or eight has an open one), and per vector
-        // fp64 costs twice what fp32 does.
+        // The self gradient only without weights, the target gradient only with them
+        // (RunTileWeighted). What they leave open, the fp64 evaluator takes, a vector at a time:
+        // a step's other vector is usually settled (on the ramp inputs about one step in seven
+        // or eight has an open one), and per vector fp64 costs twice what fp32 does.
         bool open_vectors[kStep];
         bool settled;
         if constexpr (kKind == LossKind::kLoss) {
@@ -920,8 +996,10 @@ struct Evaluator {
         } else if (!scale_in_range) {
           *open = true;
           return;
-        } else {
+        } else if constexpr (kKind == LossKind::kGradSelf) {
           settled = FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors);
+        } else {
+          settled = FastGradTarget16<kStep>(in, &results.value, open_vectors);
         }
         for (size_t j = 0; !settled && j < kStep; ++j) {
           if (open_vectors[j]) {
@@ -1327,13 +1405,15 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
                         const TileSinks& sinks, bool sum, TileStaging& staging) {
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
-  // The fp32 transcendentals serve stored 16-bit losses of 16-bit logits: their error is measured
-  // over every 16-bit |x| (math.h: kExpError32, kLog1pExpError32). Not the gradients alone: with
-  // their cancellations, the looser bound leaves so many roundings open that the fallback costs
-  // more than the fp32 exp saves (tile_ab.py: self gradient 0.92-1.02x, target gradient with
-  // pos_weight 0.79-0.92x; the loss 1.33-1.39x).
-  // The unweighted self gradient, though, wholly in fp32 lanes (FastUnweightedGradSelf16).
-  if constexpr (kKind == LossKind::kLoss || (kKind == LossKind::kGradSelf && kUnweighted)) {
+  // The fp32 transcendentals serve stored 16-bit results of 16-bit logits: their error is
+  // measured over every 16-bit |x| (math.h: kExpError32, kLog1pExpError32). The losses, the
+  // unweighted self gradient and the weighted target gradient are formed wholly in fp32 lanes,
+  // with a rounding test per lane; the others keep the fp64 formulas (with the fp32
+  // transcendentals' looser bound those left so many roundings open that the fallback cost more
+  // than the fp32 exp saved: tile_ab.py, self gradient 0.92-1.02x); the unweighted target
+  // gradient is exact in fp64 (RoundExact).
+  if constexpr (kKind == LossKind::kLoss || (kKind == LossKind::kGradSelf && kUnweighted) ||
+                (kKind == LossKind::kGradTarget && !kUnweighted)) {
     const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) &&
                         targets.store_value && Is16Bit(targets.value_type) &&
                         (!kFused || Is16Bit(targets.gradient_type));

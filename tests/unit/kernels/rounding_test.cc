@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -346,6 +347,37 @@ double FromMidpoint(double v, FloatType type) {
   return std::fabs(position - std::floor(position) - 0.5);
 }
 
+// A named set of inputs, evaluated at `scale`.
+struct InputSet {
+  const char* name;
+  const std::vector<Input>& inputs;
+  double scale;
+};
+
+// `kind` on each set with 16-bit logits and gradients of `type`, and target, weight and
+// pos_weight of `type` and of fp32 (as drawn): every result correctly rounded.
+void ExpectWeightedHalfRounded(LossKind kind, FloatType type,
+                               std::initializer_list<InputSet> sets) {
+  const char* names[] = {"loss", "self gradient", "target gradient"};
+  for (const auto& [name, set, scale] : sets) {
+    for (const FloatType side_type : {type, FloatType::kFloat32}) {
+      std::vector<Input> inputs = InType(set, side_type);
+      for (Input& in : inputs) in.x = InTypeValue(in.x, type), in.g = InTypeValue(in.g, type);
+      const std::vector<double> got =
+          Evaluate(kind, inputs, type, nullptr, false, scale, side_type);
+      Quality quality;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        // The scaled reference is exact at scale 1 and within 2^-113 of the value otherwise.
+        const Exact exact = ExactOf(kind, inputs[i]);
+        Record(quality, got[i], TwoSum(exact.hi * scale, exact.lo * scale), type);
+      }
+      ExpectEveryResultRounded(quality, std::string("weighted ") + names[static_cast<int>(kind)] +
+                                            ", " + name + ", " + TypeName(side_type) + " weights " +
+                                            TypeName(type));
+    }
+  }
+}
+
 // 16-bit losses of 16-bit logits with weights, which the SIMD evaluator computes wholly in fp32
 // lanes (FastWeightedLoss16) for steps whose |x| are at most 80, with target, weight and
 // pos_weight of the logits' type or fp32: random inputs; the edges of its range (zero and
@@ -400,25 +432,83 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
           in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
       if (loss != 0 && FromMidpoint(loss, type) < within) near_midpoints.push_back(in);
     }
-    const struct {
-      const char* name;
-      const std::vector<Input>& inputs;
-    } sets[] = {{"random", random}, {"edges", edges}, {"near midpoints", near_midpoints}};
-    for (const auto& [name, set] : sets) {
-      for (const FloatType side_type : {type, FloatType::kFloat32}) {
-        // The logits in `type`, the other operands in `side_type` (fp32: as drawn).
-        std::vector<Input> inputs = InType(set, side_type);
-        for (Input& in : inputs) in.x = InTypeValue(in.x, type);
-        const std::vector<double> got =
-            Evaluate(LossKind::kLoss, inputs, type, nullptr, false, 1.0, side_type);
-        Quality quality;
-        for (size_t i = 0; i < inputs.size(); ++i) {
-          Record(quality, got[i], ExactOf(LossKind::kLoss, inputs[i]), type);
-        }
-        ExpectEveryResultRounded(quality, std::string("weighted loss, ") + name + ", " +
-                                              TypeName(side_type) + " weights " + TypeName(type));
-      }
+    ExpectWeightedHalfRounded(
+        LossKind::kLoss, type,
+        {{"random", random, 1.0}, {"edges", edges, 1.0}, {"near midpoints", near_midpoints, 1.0}});
+  }
+}
+
+// 16-bit target gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
+// in fp32 lanes (FastGradTarget16) for steps whose |x| are at most 80: random inputs; pos_weights
+// next to the gradient's zero, where (p - 1)*log1p(exp(-|x|)) + K*|x| cancels; the edges of its
+// range (g or w zero, with and without an overflowing inner sum; x = 0 with p = 1; subnormal
+// pos_weights; weights whose g*w underflows); draws within 4 fp32 ulps of a midpoint; at scale 1
+// and 1/1000. Every result correctly rounded.
+TEST(Rounding, WeightedHalfTargetGradientsAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> random = RandomInputs(20261205, kSamples / 6);
+    for (Input& in : random) in.x = std::clamp(in.x, -60.0f, 60.0f);
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const auto softplus_tail = [](double a) { return std::log1p(std::exp(-a)); };
+    std::vector<Input> cancelling;
+    for (int64_t i = 0; i < kSamples / 6; ++i) {
+      // fp16: x <= 8, where p stays below fp16's largest.
+      const double high = type == FloatType::kFloat16 ? 8 : 20;
+      const float x = InTypeValue(static_cast<float>((high + 20) * unit(rng) - 20), type);
+      const double a = std::fabs(double{x}), tail = softplus_tail(a);
+      // p*softplus(-x) = softplus(x), then moved by a few 16-bit ulps.
+      const double p = (x > 0 ? a + tail : tail) / (x > 0 ? tail : a + tail);
+      const double offset = std::ldexp(std::floor(9 * unit(rng)) - 4, -GridOf(type).precision);
+      cancelling.push_back({x, 0.5f, static_cast<float>(4 * unit(rng)),
+                            static_cast<float>(p * (1 + offset)),
+                            static_cast<float>(4 * unit(rng) - 2)});
     }
+    std::vector<Input> edges;
+    for (int64_t i = 0; i < kSamples / 10; ++i) {
+      Input in{static_cast<float>(40 * unit(rng) - 20), 0.5f, static_cast<float>(4 * unit(rng)),
+               static_cast<float>(8 * unit(rng)), static_cast<float>(4 * unit(rng) - 2)};
+      const double largest_p = type == FloatType::kFloat16 ? 65504.0 : 1e38;
+      switch (i / 32 % 5) {  // a kind per 32 elements, so that whole steps take the fast path
+        case 0:              // g = 0, half of them with an inner sum that overflows fp32
+          in.g = 0.0f;
+          if (i % 2 == 0) in.p = static_cast<float>(largest_p * unit(rng)), in.x = -std::fabs(in.x);
+          break;
+        case 1:
+          in.w = 0.0f;
+          break;
+        case 2:  // x = 0, half of them with p = 1: the gradient exactly 0
+          in.x = 0.0f;
+          if (i % 2 == 0) in.p = 1.0f;
+          break;
+        case 3:  // pos_weights down to fp32's subnormals
+          in.p = static_cast<float>(std::ldexp(unit(rng), -120 - static_cast<int>(i % 30)));
+          in.x = static_cast<float>(std::ldexp(unit(rng), -static_cast<int>(i % 20)));
+          break;
+        default:  // weights whose g*w underflows fp32, times a large p*|x| that fp32 holds
+          in.w = static_cast<float>(std::ldexp(unit(rng), -120 - static_cast<int>(i % 30)));
+          in.p = static_cast<float>(std::min(largest_p, 1e30) * unit(rng)), in.x = -std::fabs(in.x);
+      }
+      edges.push_back(in);
+    }
+    std::vector<Input> near_midpoints;
+    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
+    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
+      Input in{static_cast<float>(16 * unit(rng) - 8), 0.5f, static_cast<float>(4 * unit(rng)),
+               static_cast<float>(8 * unit(rng)), static_cast<float>(4 * unit(rng) - 2)};
+      in = InType({in}, type)[0];
+      const double a = std::fabs(double{in.x});
+      const double gradient =
+          double{in.g} * in.w * ((in.p - 1.0) * softplus_tail(a) + (in.x < 0 ? in.p : -1.0) * a);
+      if (gradient != 0 && FromMidpoint(gradient, type) < within) near_midpoints.push_back(in);
+    }
+    ExpectWeightedHalfRounded(LossKind::kGradTarget, type,
+                              {{"random", random, 1.0},
+                               {"cancelling", cancelling, 1.0},
+                               {"edges", edges, 1.0},
+                               {"near midpoints", near_midpoints, 1.0},
+                               {"random, scale 1/1000", random, 1e-3},
+                               {"cancelling, scale 1/1000", cancelling, 1e-3}});
   }
 }
 
