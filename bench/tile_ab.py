@@ -31,6 +31,7 @@ CASES = [
     ("loss fp16", "loss", False, "fp16"),
     ("loss bf16", "loss", False, "bf16"),
     ("loss + weights fp16", "loss", True, "fp16"),
+    ("loss + weights bf16", "loss", True, "bf16"),
     ("self gradient fp16", "grad_self", False, "fp16"),
     ("self gradient bf16", "grad_self", False, "bf16"),
     ("target gradient fp16", "grad_target", False, "fp16"),

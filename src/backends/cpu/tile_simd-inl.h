@@ -375,7 +375,7 @@ HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
               : FarFromBoundaries<8, kReach, D>(v);
 }
 
-// The 16-bit self gradient in fp32 lanes (FastUnweightedGradSelf16) is (c - sign*m) * g, with
+// The 16-bit self gradient in fp32 lanes without weights (FastGradSelf16) is (c - sign*m) * g,
 // m = e/(1 + e) = sigmoid(-|x|) within math::kSigmoidComplementError32 of itself, c = 1 - t or
 // -t: the result is within that error of m (m/|d| of it, d the difference) plus two roundings
 // (the fused difference and the product), 2 fp32 ulps. Its reach in fp32 ulps is then m/|d| * 2^24
@@ -388,6 +388,17 @@ inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 
                        kGradSelf32ScaleReach = 2.0f;
 static_assert(math::kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRatio,
               "the reach per m/|d| covers the fp32 sigmoid's error");
+// With weights (FastGradSelf16) it is (c - sign*l*m) * g*w*scale, l = (1 - t) + p*t, c = 1 - t
+// or -p*t, each of them within three roundings for fp32 t and p: l*e*r is within the sigmoid's
+// error and four roundings of l*m, c within one of itself (|c| <= l*m + |d|), so d is within
+// (6 + 5) * 2^-24 of l*m plus two roundings of itself: a reach of 11 l*m/|d|, taken as 12 (the
+// approximate reciprocal; |d| within 2^-4 of the exact one wherever the reach is below the cap),
+// plus the same floor (g*w rounded in place of g).
+inline constexpr float kWeightedGradSelf32ReachPerRatio = 12.0f;
+static_assert((math::kSigmoidComplementError32 + 5 * 0x1p-24) * 0x1p24 * (1 + 0x1p-8) /
+                      (1 - 0x1p-4) <
+                  kWeightedGradSelf32ReachPerRatio,
+              "the reach per l*m/|d| covers the fp32 sigmoid's error and the weights' roundings");
 // The 16-bit target gradient with weights in fp32 lanes (FastGradTarget16) is
 // g*w*scale * ((p - 1)*L + K*|x|), K = p for x < 0 and -1 otherwise, L the fp32 log term
 // within kLog1pExpError32 (2^-21): the inner sum is within 2^-21 + 2^-24 (p - 1 rounded) of its
@@ -870,16 +881,16 @@ struct Evaluator {
     return all;
   }
 
-  // A 16-bit self gradient of 16-bit logits without weights wholly in fp32 lanes, for a scale
-  // in [2^-64, 2^64]: (c - sign*m) * g*scale as one fused difference and a product (see
-  // kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
-  // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. False where
-  // any lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard
-  // ones, whose difference hardly cancels) or out of the grid's normal range: *open_vectors then
-  // names the vectors for the fp64 evaluator.
+  // A 16-bit self gradient of 16-bit logits wholly in fp32 lanes, for a scale in [2^-64, 2^64]:
+  // (c - sign*l*m) * g*w*scale, l = 1 without weights, as one fused difference and a product
+  // (see kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
+  // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. With weights,
+  // lanes where g or w is 0 and the difference's sign is certain are exact zeros. False where any
+  // lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard ones,
+  // whose difference hardly cancels) or out of the grid's normal range: *open_vectors then names
+  // the vectors for the fp64 evaluator.
   template <size_t kStep>
-  bool FastUnweightedGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values,
-                                bool* open_vectors) const {
+  bool FastGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values, bool* open_vectors) const {
     return targets.value_type == FloatType::kFloat16
                ? FastGradSelf16Of<kStep, true>(in, values, open_vectors)
                : FastGradSelf16Of<kStep, false>(in, values, open_vectors);
@@ -890,27 +901,46 @@ struct Evaluator {
                                    bool* open_vectors) const {
     bool all = true;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
-    const V one = hn::Set(D(), 1.0f);
+    const hn::RebindToUnsigned<D> du;
+    const V one = hn::Set(D(), 1.0f), zero = hn::Zero(D());
     const V scale = hn::Set(D(), static_cast<float>(scale64));
+    const V per_ratio =
+        hn::Set(D(), kUnweighted ? kGradSelf32ReachPerRatio : kWeightedGradSelf32ReachPerRatio);
     const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
                                      (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach));
     for (size_t j = 0; j < kStep; ++j) {
-      const V x = in.x[j];
+      const V x = in.x[j], t = in.t[j];
       const V e = ExpNeg32<HwyOpsOf<D>>(hn::Abs(x));
       const V r = one / (one + e);
-      const auto x_non_negative = hn::Ge(x, hn::Zero(D()));
-      // x >= 0: sigmoid(x) - t = (1 - t) - m; x < 0: m - t.
-      const V c = hn::IfThenElseZero(x_non_negative, one) - in.t[j];
-      const V d = hn::MulAdd(hn::IfThenElse(x_non_negative, hn::Neg(e), e), r, c);
-      const V scaled_g = in.g[j] * scale;
-      const V v = d * scaled_g;
-      const auto reach = ReachBits(hn::MulAdd((e * r) * hn::ApproximateReciprocal(hn::Abs(d)),
-                                              hn::Set(D(), kGradSelf32ReachPerRatio), floor));
-      // g*scale a normal fp32 (not rounded below the normal range, nor infinite or NaN).
+      const auto x_non_negative = hn::Ge(x, zero);
+      // x >= 0: (1 - t) - l*m; x < 0: l*m - p*t.
+      V c, scaled_e, coef;
+      if constexpr (kUnweighted) {
+        c = hn::IfThenElseZero(x_non_negative, one) - t;
+        scaled_e = e;
+        coef = in.g[j] * scale;
+      } else {
+        const V pos_part = in.p[j] * t, neg_part = one - t;
+        c = hn::IfThenElse(x_non_negative, neg_part, hn::Neg(pos_part));
+        scaled_e = (neg_part + pos_part) * e;
+        coef = (in.g[j] * in.w[j]) * scale;
+      }
+      const V d = hn::MulAdd(hn::IfThenElse(x_non_negative, hn::Neg(scaled_e), scaled_e), r, c);
+      const V v = d * coef;
+      const auto reach = ReachBits(
+          hn::MulAdd((scaled_e * r) * hn::ApproximateReciprocal(hn::Abs(d)), per_ratio, floor));
+      // g*w*scale a normal fp32 (not rounded below the normal range, nor infinite or NaN).
       const auto settled =
           hn::And(SettledOnGridBy<kFp16>(v, reach),
-                  InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
+                  InNormalRange(hn::Abs(coef), kFp32LeastNormalBits, kFp32InfinityBits));
       open_vectors[j] = !hn::AllTrue(D(), settled);
+      // With weights, the exact zeros (weights of 0 mask elements out), only where a lane is open
+      // (without weights the branch alone cost 15% more instructions per step).
+      if (!kUnweighted && HWY_UNLIKELY(open_vectors[j])) {
+        const auto zero_coef = hn::Or(hn::Eq(in.g[j], zero), hn::Eq(in.w[j], zero));
+        const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
+        open_vectors[j] = !hn::AllTrue(D(), hn::Or(settled, hn::And(zero_coef, sign_certain)));
+      }
       all = all && !open_vectors[j];
       (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
     }
@@ -924,7 +954,7 @@ struct Evaluator {
   // rounded in fp32's subnormal range, for a subnormal fp32 p, is then below 2^-43 of it).
   // Settled too, as exact zeros with the fp64 formula's sign: lanes where g or w is 0 and the
   // inner sum's sign is certain (its reach below the cap), and those where x = 0 and p = 1 (the
-  // inner sum exactly +0) with g*w*scale finite. Open vectors as FastUnweightedGradSelf16.
+  // inner sum exactly +0) with g*w*scale finite. Open vectors as FastGradSelf16.
   template <size_t kStep>
   bool FastGradTarget16(const Operands<kStep>& in, Vectors<kStep>* values,
                         bool* open_vectors) const {
@@ -985,10 +1015,10 @@ struct Evaluator {
     using O64 = WideOps64<2 * kStep>;
     if constexpr (!kFused) {
       if constexpr (kFast32) {
-        // The self gradient only without weights, the target gradient only with them
-        // (RunTileWeighted). What they leave open, the fp64 evaluator takes, a vector at a time:
-        // a step's other vector is usually settled (on the ramp inputs about one step in seven
-        // or eight has an open one), and per vector fp64 costs twice what fp32 does.
+        // The target gradient only with weights (RunTileWeighted). What they leave open, the fp64
+        // evaluator takes, a vector at a time: a step's other vector is usually settled (on the
+        // ramp inputs about one step in seven or eight has an open one), and per vector fp64 costs
+        // twice what fp32 does.
         bool open_vectors[kStep];
         bool settled;
         if constexpr (kKind == LossKind::kLoss) {
@@ -997,7 +1027,7 @@ struct Evaluator {
           *open = true;
           return;
         } else if constexpr (kKind == LossKind::kGradSelf) {
-          settled = FastUnweightedGradSelf16<kStep>(in, &results.value, open_vectors);
+          settled = FastGradSelf16<kStep>(in, &results.value, open_vectors);
         } else {
           settled = FastGradTarget16<kStep>(in, &results.value, open_vectors);
         }
@@ -1412,8 +1442,7 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   // transcendentals' looser bound those left so many roundings open that the fallback cost more
   // than the fp32 exp saved: tile_ab.py, self gradient 0.92-1.02x); the unweighted target
   // gradient is exact in fp64 (RoundExact).
-  if constexpr (kKind == LossKind::kLoss || (kKind == LossKind::kGradSelf && kUnweighted) ||
-                (kKind == LossKind::kGradTarget && !kUnweighted)) {
+  if constexpr (kKind != LossKind::kGradTarget || !kUnweighted) {
     const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) &&
                         targets.store_value && Is16Bit(targets.value_type) &&
                         (!kFused || Is16Bit(targets.gradient_type));

@@ -438,6 +438,71 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
   }
 }
 
+// 16-bit self gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
+// in fp32 lanes (FastGradSelf16) for steps whose |x| are at most 80: random inputs; targets next
+// to the gradient's zero, where (1 - t)*sigmoid(x) - p*t*sigmoid(-x) cancels; the edges of its
+// range (g or w zero; weights whose g*w underflows, times a large p); draws within 4 fp32 ulps
+// of a midpoint; at scale 1 and 1/1000. Every result correctly rounded.
+TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> random = RandomInputs(20261206, kSamples / 6);
+    for (Input& in : random) in.x = std::clamp(in.x, -60.0f, 60.0f);
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const auto gradient = [](const Input& in) {  // in double, to find the cancelling inputs
+      const double sigmoid = 1 / (1 + std::exp(-double{in.x}));
+      return double{in.g} * in.w * ((1.0 - in.t) * sigmoid - double{in.p} * in.t * (1 - sigmoid));
+    };
+    std::vector<Input> cancelling;
+    for (int64_t i = 0; i < kSamples / 6; ++i) {
+      Input in{InTypeValue(static_cast<float>(20 * unit(rng) - 10), type), 0.0f,
+               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
+               static_cast<float>(4 * unit(rng) - 2)};
+      // t = sigmoid(x) / (sigmoid(x) + p*sigmoid(-x)) zeroes it; then moved by a few 16-bit ulps.
+      const double sigmoid = 1 / (1 + std::exp(-double{in.x}));
+      const double offset = std::ldexp(std::floor(9 * unit(rng)) - 4, -GridOf(type).precision);
+      in.t = static_cast<float>(sigmoid / (sigmoid + in.p * (1 - sigmoid)) * (1 + offset));
+      cancelling.push_back(in);
+    }
+    std::vector<Input> edges;
+    for (int64_t i = 0; i < kSamples / 10; ++i) {
+      Input in{static_cast<float>(40 * unit(rng) - 20), static_cast<float>(unit(rng)),
+               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
+               static_cast<float>(4 * unit(rng) - 2)};
+      const double largest_p = type == FloatType::kFloat16 ? 65504.0 : 1e30;
+      switch (i / 32 % 3) {  // a kind per 32 elements, so that whole steps take the fast path
+        case 0:
+          in.g = 0.0f;
+          break;
+        case 1:
+          in.w = 0.0f;
+          break;
+        default:  // weights whose g*w underflows fp32, times a large p*t
+          in.w = static_cast<float>(std::ldexp(unit(rng), -120 - static_cast<int>(i % 30)));
+          in.p = static_cast<float>(largest_p * unit(rng));
+      }
+      edges.push_back(in);
+    }
+    std::vector<Input> near_midpoints;
+    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
+    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
+      Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
+               static_cast<float>(4 * unit(rng) - 2)};
+      in = InType({in}, type)[0];
+      const double value = gradient(in);
+      if (value != 0 && FromMidpoint(value, type) < within) near_midpoints.push_back(in);
+    }
+    ExpectWeightedHalfRounded(LossKind::kGradSelf, type,
+                              {{"random", random, 1.0},
+                               {"cancelling", cancelling, 1.0},
+                               {"edges", edges, 1.0},
+                               {"near midpoints", near_midpoints, 1.0},
+                               {"random, scale 1/1000", random, 1e-3},
+                               {"cancelling, scale 1/1000", cancelling, 1e-3}});
+  }
+}
+
 // 16-bit target gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
 // in fp32 lanes (FastGradTarget16) for steps whose |x| are at most 80: random inputs; pos_weights
 // next to the gradient's zero, where (p - 1)*log1p(exp(-|x|)) + K*|x| cancels; the edges of its
@@ -559,7 +624,7 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
       };
       worst_exp = std::max(worst_exp, relative(e, exact_e));
       worst_log = std::max(worst_log, relative(math::Log1pSplit32<O32>(split), Log1p(exact_e)));
-      // sigmoid(-a) as FastUnweightedGradSelf16 forms it: e times the rounded 1/(1 + e), the
+      // sigmoid(-a) as FastGradSelf16 forms it: e times the rounded 1/(1 + e), the
       // product exact (a fused difference takes it).
       const Quad sigmoid = static_cast<Quad>(e) * (1.0f / (1.0f + e));
       worst_sigmoid =
@@ -998,7 +1063,7 @@ TEST_P(BoundaryRounding, TotalsNextToAMidpointAreRoundedTheRightWay) {
 }
 
 // 16-bit self gradients of 16-bit logits without weights, which the SIMD evaluator computes
-// wholly in fp32 lanes (FastUnweightedGradSelf16) with a per-lane reach for the cancellation of
+// wholly in fp32 lanes (FastGradSelf16) with a per-lane reach for the cancellation of
 // sigmoid(x) - t: random inputs; soft labels next to sigmoid(x), where the difference cancels;
 // and, from a million draws, those whose gradient lies within 2^-9 of a grid spacing of a
 // midpoint, where the reach decides. Every result correctly rounded.
