@@ -602,6 +602,19 @@ struct Targets {
   FloatType value_type, gradient_type;
 };
 
+// Whether `scale` is +-2^k, |k| <= 64: a product of two fp32 values times it is then exact in
+// fp64 (neither overflow nor underflow can reach it), and 2^k itself an fp32.
+inline bool IsPowerOfTwo(double scale) {
+  const uint64_t bits = BitCast<uint64_t>(scale);
+  const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
+  return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
+}
+
+// Whether |scale| is in [2^-64, 2^64] (its fp32 rounding then a normal number).
+inline bool InScaleRange(double scale) {
+  return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
+}
+
 // A loss kind's evaluation of kStep float vectors at once: the formulas on their fp64 halves side
 // by side, each result settled in its output type where its estimate allows; every other lane
 // (rarely any: near a rounding boundary, or an input that is not finite) goes out of line to the
@@ -1002,6 +1015,47 @@ struct Evaluator {
     return all;
   }
 
+  // A 16-bit target gradient of 16-bit logits without weights, for a 16-bit gradOutput and a
+  // scale 2^k (|k| <= 64; RunTileWeighted), in fp32 lanes: -x*g*scale, a product of two 16-bit
+  // values (at most 22 bits) and 2^k, is exact in fp32 wherever g*scale and the value are normal
+  // fp32, and its rounding onto the grid is then the result; no transcendental. Formed as
+  // GradTarget64 forms it (x >= 0: 0 - |x|), so that the exact zeros (x or g zero, g*scale finite)
+  // get its sign. Open vectors as FastGradSelf16.
+  template <size_t kStep>
+  bool ExactGradTarget16(const Operands<kStep>& in, Vectors<kStep>* values,
+                         bool* open_vectors) const {
+    if (!scale_is_power_of_two) {
+      std::fill_n(open_vectors, kStep, true);
+      return false;
+    }
+    return targets.value_type == FloatType::kFloat16
+               ? ExactGradTarget16Of<kStep, true>(in, values, open_vectors)
+               : ExactGradTarget16Of<kStep, false>(in, values, open_vectors);
+  }
+  // Per grid, as FastLoss16Of.
+  template <size_t kStep, bool kFp16>
+  HWY_INLINE bool ExactGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+                                      bool* open_vectors) const {
+    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
+    const V zero = hn::Zero(D()), scale = hn::Set(D(), static_cast<float>(scale64));
+    bool all = true;
+    for (size_t j = 0; j < kStep; ++j) {
+      const V x = in.x[j], g = in.g[j];
+      const V a = hn::Abs(x);
+      const V scaled_g = g * scale;
+      const V v = scaled_g * hn::IfThenElse(hn::Lt(x, zero), a, zero - a);
+      const auto exact = hn::And(
+          InNormalRange(hn::Abs(v), kFp32LeastNormalBits, kFp16 ? kFp16LimitBits : kBf16LimitBits),
+          InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
+      const auto exact_zero =
+          hn::And(hn::Or(hn::Eq(x, zero), hn::Eq(g, zero)), hn::IsFinite(scaled_g));
+      open_vectors[j] = !hn::AllTrue(D(), hn::Or(exact, exact_zero));
+      all = all && !open_vectors[j];
+      (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
+    }
+    return all;
+  }
+
   // The relative errors the fp64 formulas take the transcendentals with.
   static constexpr double kLogError = kFast32 ? math::kLossError32 : math::kEstimateError64;
   static constexpr double kSigmoidError =
@@ -1015,7 +1069,8 @@ struct Evaluator {
     using O64 = WideOps64<2 * kStep>;
     if constexpr (!kFused) {
       if constexpr (kFast32) {
-        // The target gradient only with weights (RunTileWeighted). What they leave open, the fp64
+        // The unweighted target gradient only for a power-of-two scale (RunTileWeighted). What
+        // they leave open, the fp64
         // evaluator takes, a vector at a time: a step's other vector is usually settled (on the
         // ramp inputs about one step in seven or eight has an open one), and per vector fp64 costs
         // twice what fp32 does.
@@ -1028,6 +1083,8 @@ struct Evaluator {
           return;
         } else if constexpr (kKind == LossKind::kGradSelf) {
           settled = FastGradSelf16<kStep>(in, &results.value, open_vectors);
+        } else if constexpr (kUnweighted) {
+          settled = ExactGradTarget16<kStep>(in, &results.value, open_vectors);
         } else {
           settled = FastGradTarget16<kStep>(in, &results.value, open_vectors);
         }
@@ -1110,19 +1167,6 @@ struct Evaluator {
     StepResults<kStep> results;
     ComputeInto(in, i, results);
     return results;
-  }
-
-  // Whether `scale` is +-2^k, |k| <= 64: a product of two fp32 values times it is then exact in
-  // fp64 (neither overflow nor underflow can reach it).
-  static bool IsPowerOfTwo(double scale) {
-    const uint64_t bits = BitCast<uint64_t>(scale);
-    const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
-    return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
-  }
-
-  // Whether |scale| is in [2^-64, 2^64] (its fp32 rounding then a normal number).
-  static bool InScaleRange(double scale) {
-    return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
   }
 
   // Whether every lane of `value` is finite and not zero. Zeros and non-finite values keep the
@@ -1435,21 +1479,19 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
                         const TileSinks& sinks, bool sum, TileStaging& staging) {
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
-  // The fp32 transcendentals serve stored 16-bit results of 16-bit logits: their error is
-  // measured over every 16-bit |x| (math.h: kExpError32, kLog1pExpError32). The losses, the
-  // unweighted self gradient and the weighted target gradient are formed wholly in fp32 lanes,
-  // with a rounding test per lane; the others keep the fp64 formulas (with the fp32
-  // transcendentals' looser bound those left so many roundings open that the fallback cost more
-  // than the fp32 exp saved: tile_ab.py, self gradient 0.92-1.02x); the unweighted target
-  // gradient is exact in fp64 (RoundExact).
-  if constexpr (kKind != LossKind::kGradTarget || !kUnweighted) {
-    const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) &&
-                        targets.store_value && Is16Bit(targets.value_type) &&
-                        (!kFused || Is16Bit(targets.gradient_type));
-    if (fast32) {
-      return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
-                                                         targets, staging);
-    }
+  // Stored 16-bit results of 16-bit logits are formed in fp32 lanes (kFast32), with a rounding
+  // test per lane: the fp32 transcendentals' errors are measured over every 16-bit |x| (math.h:
+  // kExpError32, kLog1pExpError32). The fused pass takes them into the fp64 formulas instead;
+  // the unweighted target gradient, which needs none, is exact in fp32 only for a 16-bit
+  // gradOutput and a power-of-two scale (otherwise the fp64 path rounds it once from fp64, or by
+  // the interval test).
+  const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) && targets.store_value &&
+                      Is16Bit(targets.value_type) && (!kFused || Is16Bit(targets.gradient_type)) &&
+                      (kKind != LossKind::kGradTarget || !kUnweighted ||
+                       (IsPowerOfTwo(gradient_scale) && Is16Bit(inputs.operand[kGradOutput].type)));
+  if (fast32) {
+    return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
+                                                       targets, staging);
   }
   return RunTileOf<kKind, kFused, kUnweighted, false>(gradient_scale, inputs, count, sinks, targets,
                                                       staging);

@@ -93,9 +93,9 @@ class TileEquality : public ::testing::TestWithParam<LossKind> {
  protected:
   // Compares EvaluateTile on the current target with the scalar reference for one setup.
   void Compare(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
-               const std::string& what) {
+               const std::string& what, double gradient_scale = 0.37) {
     const LossKind kind = GetParam();
-    const double scale = kind == LossKind::kLoss ? 1.0 : 0.37;
+    const double scale = kind == LossKind::kLoss ? 1.0 : gradient_scale;
     std::vector<uint32_t> simd(count), scalar(count);
     const Partial simd_sum = EvaluateTile(kind, scale, inputs, count, {simd.data(), out_type}, sum);
     const Partial scalar_sum =
@@ -137,9 +137,22 @@ class TileEquality : public ::testing::TestWithParam<LossKind> {
   }
 };
 
+// 16-bit values of a range where the fp32-lane evaluators run (|x| <= 80), with signed zeros
+// sprinkled in: their exact zeros must carry the scalar reference's sign.
+std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, float high,
+                               FloatType type) {
+  return Narrow(Values(rng, count, low, high, {0.0f, -0.0f, 1.0f}), type);
+}
+
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count);
+  std::mt19937 rng(99);
+  const FloatType h = FloatType::kFloat16;
+  const std::vector<uint16_t> narrow[kOut] = {
+      Narrow16(rng, count, -60.0f, 60.0f, h), Narrow16(rng, count, 0.0f, 1.0f, h),
+      Narrow16(rng, count, 0.0f, 4.0f, h), Narrow16(rng, count, 0.0f, 4.0f, h),
+      Narrow16(rng, count, -2.0f, 2.0f, h)};
   const auto x16 = Narrow(data.x, FloatType::kFloat16);
   const auto t16 = Narrow(data.t, FloatType::kBFloat16);
   for (int64_t target : SupportedTargets()) {
@@ -163,6 +176,17 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
             name + " n=" + std::to_string(n) + " out=" + std::to_string(static_cast<int>(out));
         Compare(fp32, n, out, true, tag + " fp32");
         Compare(mixed, n, out, false, tag + " mixed");
+        if (out == FloatType::kFloat32) continue;
+        TileInputs half;  // every operand fp16, and without weights
+        for (int which = kSelf; which < kOut; ++which)
+          half.operand[which] = {narrow[which].data(), h, false};
+        TileInputs unweighted = half;
+        unweighted.operand[kWeight] = unweighted.operand[kPosWeight] = {};
+        for (const double scale : {0.37, 0.25}) {
+          const std::string at = tag + " scale=" + std::to_string(scale);
+          Compare(half, n, out, false, at + " fp16", scale);
+          Compare(unweighted, n, out, false, at + " fp16 unweighted", scale);
+        }
       }
     }
   }

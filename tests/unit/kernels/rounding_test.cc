@@ -240,8 +240,8 @@ std::vector<Input> InType(std::vector<Input> inputs, FloatType type) {
   return inputs;
 }
 
-// Evaluates `kind` on `inputs` (every operand of `type`; with `side_type`, target, weight and
-// pos_weight of that type), block by block, returning each result widened to double, and with
+// Evaluates `kind` on `inputs` (every operand of `type`; with `side_type`, every operand but the
+// logits of that type), block by block, returning each result widened to double, and with
 // `sums` the mean/sum partials of each block.
 std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, FloatType type,
                              std::vector<double>* sums = nullptr, bool unweighted = false,
@@ -258,7 +258,7 @@ std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, Fl
     std::vector<uint16_t> storage[kOut];
     TileInputs tile;
     for (int which = 0; which < kOut; ++which) {
-      const bool side = which == kTarget || which == kWeight || which == kPosWeight;
+      const bool side = which != kSelf;
       const FloatType operand_type = side ? side_type.value_or(type) : type;
       storage[which] = Storage(columns[which], operand_type);
       tile.operand[which] = {storage[which].data(), operand_type, false};
@@ -354,15 +354,15 @@ struct InputSet {
   double scale;
 };
 
-// `kind` on each set with 16-bit logits and gradients of `type`, and target, weight and
-// pos_weight of `type` and of fp32 (as drawn): every result correctly rounded.
+// `kind` on each set with 16-bit logits and results of `type`, and the other operands of `type`
+// and of fp32 (as drawn): every result correctly rounded.
 void ExpectWeightedHalfRounded(LossKind kind, FloatType type,
                                std::initializer_list<InputSet> sets) {
   const char* names[] = {"loss", "self gradient", "target gradient"};
   for (const auto& [name, set, scale] : sets) {
     for (const FloatType side_type : {type, FloatType::kFloat32}) {
       std::vector<Input> inputs = InType(set, side_type);
-      for (Input& in : inputs) in.x = InTypeValue(in.x, type), in.g = InTypeValue(in.g, type);
+      for (Input& in : inputs) in.x = InTypeValue(in.x, type);
       const std::vector<double> got =
           Evaluate(kind, inputs, type, nullptr, false, scale, side_type);
       Quality quality;
@@ -435,6 +435,59 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
     ExpectWeightedHalfRounded(
         LossKind::kLoss, type,
         {{"random", random, 1.0}, {"edges", edges, 1.0}, {"near midpoints", near_midpoints, 1.0}});
+  }
+}
+
+// 16-bit target gradients of 16-bit logits without weights, -x*g*scale, which the SIMD evaluator
+// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTarget16): random inputs and
+// the edges of fp32's range (bf16 values whose product over- or underflows it), at scales 1,
+// 2^-10 and 2^-64, and 1/1000 (the fp64 path). Every result correctly rounded.
+TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> inputs = RandomInputs(20261207, kSamples / 3);
+    std::mt19937 rng(37);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Input& in = inputs[i];
+      in.x = std::clamp(in.x, -60.0f, 60.0f);
+      in.w = in.p = 1.0f;
+      // A step of products beyond fp32's range, in bf16 (fp16's are infinite or 0).
+      if (type == FloatType::kBFloat16 && i / 32 % 8 == 0) {
+        in.g = static_cast<float>(std::ldexp(unit(rng) + 0.5, (i % 2 == 0 ? 1 : -1) * 120));
+      }
+    }
+    inputs = InType(inputs, type);
+    // fp32 gradOutputs whose product with x lies within 2^-24 of a midpoint of `type`: x*g is
+    // not exact in fp32, and rounding it there first would round it twice.
+    std::vector<Input> fp32_g;
+    while (fp32_g.size() < static_cast<size_t>(kSamples / 30)) {
+      const float x = InTypeValue(static_cast<float>(16 * unit(rng) - 8), type);
+      const float on_grid = InTypeValue(static_cast<float>(4 * unit(rng) - 2), type);
+      if (x == 0 || on_grid == 0) continue;
+      const Grid grid = GridOf(type);
+      const int exponent = std::max(std::ilogb(on_grid), grid.min_exponent);
+      const double midpoint = on_grid + std::ldexp(0.5, exponent - (grid.precision - 1));
+      fp32_g.push_back({x, 0.5f, 1.0f, 1.0f, static_cast<float>(-midpoint / x)});
+    }
+    const struct {
+      const char* name;
+      const std::vector<Input>& set;
+      std::optional<FloatType> g_type;
+    } sets[] = {{"", inputs, std::nullopt}, {"fp32 gradOutput, ", fp32_g, FloatType::kFloat32}};
+    for (const auto& [name, set, g_type] : sets) {
+      for (const double scale : {1.0, 0x1p-10, 0x1p-64, 1e-3}) {
+        const std::vector<double> got =
+            Evaluate(LossKind::kGradTarget, set, type, nullptr, true, scale, g_type);
+        Quality quality;
+        for (size_t i = 0; i < set.size(); ++i) {
+          const Exact exact = ExactOf(LossKind::kGradTarget, set[i]);
+          Record(quality, got[i], TwoSum(exact.hi * scale, exact.lo * scale), type);
+        }
+        ExpectEveryResultRounded(quality, std::string("unweighted target gradient, ") + name +
+                                              "scale " + std::to_string(scale) + " " +
+                                              TypeName(type));
+      }
+    }
   }
 }
 
