@@ -34,6 +34,8 @@ CASES = [
     ("loss + weights bf16", "loss", True, "bf16"),
     ("self gradient fp16", "grad_self", False, "fp16"),
     ("self gradient bf16", "grad_self", False, "bf16"),
+    ("self gradient + weights fp16", "grad_self", True, "fp16"),
+    ("self gradient + weights bf16", "grad_self", True, "bf16"),
     ("target gradient fp16", "grad_target", False, "fp16"),
     ("target gradient bf16", "grad_target", False, "bf16"),
     ("target gradient + pos_weight fp16", "grad_target", True, "fp16"),
