@@ -61,7 +61,7 @@ const char* EvaluateTileTarget();
 // loss evaluator (tile_simd-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16) settles in
 // `type`, on the target EvaluateTile runs, and *rounded the result it stores for a settled one.
 // `test` (fp16, bf16): that of the losses evaluated wholly in fp32 lanes, fp32 values within
-// 2^-21 + 2^-23 (FastUnweightedLoss16) or 1.5 * 2^-21 + 2^-40 (FastWeightedLoss16) of the exact
+// 2^-21 + 2^-23 (FastLoss16Of) or 1.5 * 2^-21 + 2^-40 (FastWeightedLoss16Of) of the exact
 // loss.
 enum class LossBitTest { kFp64, kFp32Unweighted, kFp32Weighted };
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,

@@ -363,9 +363,9 @@ HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
 }
 
 // The bit test in fp32 lanes, of an fp32 loss value v > 0 within kReach fp32 ulps of the exact
-// one, as FarFrom16Boundaries. The reaches: without weights (FastUnweightedLoss16) the fp32 log
+// one, as FarFrom16Boundaries. The reaches: without weights (FastLoss16Of) the fp32 log
 // term's kLog1pExpError32 (2^-21) and two roundings of 2^-24, below 2^-20.6 of v, 10 ulps; 12 with
-// the margin. With weights (FastWeightedLoss16) four roundings instead of two, and 2^-41 for
+// the margin. With weights (FastWeightedLoss16Of) four roundings instead of two, and 2^-41 for
 // subnormal intermediates: below 1.5 * 2^-21 + 2^-40 of v, 12 ulps; 14 with the margin (each: and
 // half an ulp for fp16's subnormal shift).
 inline constexpr uint64_t kLoss32Reach32 = 12, kWeightedLoss32Reach32 = 14;
@@ -375,7 +375,7 @@ HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
               : FarFromBoundaries<8, kReach, D>(v);
 }
 
-// The 16-bit self gradient in fp32 lanes without weights (FastGradSelf16) is (c - sign*m) * g,
+// The 16-bit self gradient in fp32 lanes without weights (FastGradSelf16Of) is (c - sign*m) * g,
 // m = e/(1 + e) = sigmoid(-|x|) within math::kSigmoidComplementError32 of itself, c = 1 - t or
 // -t: the result is within that error of m (m/|d| of it, d the difference) plus two roundings
 // (the fused difference and the product), 2 fp32 ulps. Its reach in fp32 ulps is then m/|d| * 2^24
@@ -388,7 +388,7 @@ inline constexpr float kGradSelf32ReachPerRatio = 7.0f, kGradSelf32ReachFloor = 
                        kGradSelf32ScaleReach = 2.0f;
 static_assert(math::kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRatio,
               "the reach per m/|d| covers the fp32 sigmoid's error");
-// With weights (FastGradSelf16) it is (c - sign*l*m) * g*w*scale, l = (1 - t) + p*t, c = 1 - t
+// With weights (FastGradSelf16Of) it is (c - sign*l*m) * g*w*scale, l = (1 - t) + p*t, c = 1 - t
 // or -p*t, each of them within three roundings for fp32 t and p: l*e*r is within the sigmoid's
 // error and four roundings of l*m, c within one of itself (|c| <= l*m + |d|), so d is within
 // (6 + 5) * 2^-24 of l*m plus two roundings of itself: a reach of 11 l*m/|d|, taken as 12 (the
@@ -399,7 +399,7 @@ static_assert((math::kSigmoidComplementError32 + 5 * 0x1p-24) * 0x1p24 * (1 + 0x
                       (1 - 0x1p-4) <
                   kWeightedGradSelf32ReachPerRatio,
               "the reach per l*m/|d| covers the fp32 sigmoid's error and the weights' roundings");
-// The 16-bit target gradient with weights in fp32 lanes (FastGradTarget16) is
+// The 16-bit target gradient with weights in fp32 lanes (FastGradTarget16Of) is
 // g*w*scale * ((p - 1)*L + K*|x|), K = p for x < 0 and -1 otherwise, L the fp32 log term
 // within kLog1pExpError32 (2^-21): the inner sum is within 2^-21 + 2^-24 (p - 1 rounded) of its
 // terms |p - 1|*L + |K*x| (K*|x| within 2^-24 of itself) plus its own rounding. Its reach in
@@ -746,6 +746,12 @@ struct Evaluator {
     results = Fp64<kStep>(i, static_cast<int64_t>(kStep) * kLanes, local).template At<kStep>(0);
   }
 
+  // The gradients' reach floor in fp32 ulps, biased by 2^23 for ReachBits: their roundings, and
+  // where the scale is not a power of two its own and that of g*scale.
+  float BiasedReachFloor() const {
+    return kGradSelf32ReachFloor + 0x1p23f + (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach);
+  }
+
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
   // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep>
@@ -811,33 +817,18 @@ struct Evaluator {
     return result;
   }
 
-  // A 16-bit loss of 16-bit logits wholly in fp32 lanes, where the step's terms are
-  // non-negative (FastLoss16Of without weights, FastWeightedLoss16Of with them); false where any
-  // vector is left open, which *open_vectors then names (every one where a term may be negative)
-  // for the fp64 evaluator.
-  template <size_t kStep>
-  bool FastLoss16(const Operands<kStep>& in, Vectors<kStep>* values, bool* open_vectors) const {
-    if (!NonNegativeTerms(in)) {
-      std::fill_n(open_vectors, kStep, true);
-      return false;
-    }
-    const bool fp16 = targets.value_type == FloatType::kFloat16;
-    if constexpr (kUnweighted) {
-      return fp16 ? FastLoss16Of<kStep, true>(in, values, open_vectors)
-                  : FastLoss16Of<kStep, false>(in, values, open_vectors);
-    } else {
-      return fp16 ? FastWeightedLoss16Of<kStep, true>(in, values, open_vectors)
-                  : FastWeightedLoss16Of<kStep, false>(in, values, open_vectors);
-    }
-  }
+  // The 16-bit results of 16-bit logits wholly in fp32 lanes (kFast32), one evaluator per kind
+  // and grid (fp16 or bf16: its constants are then the instructions' own operands; as runtime
+  // values they were broadcast from general registers on every step). Each returns false where
+  // it leaves a vector open, which *open_vectors then names for the fp64 evaluator.
+  //
+  // The loss, where the step's terms are non-negative (ComputeInto checks).
   // Without weights: max(x, 0) - x*t + log1p(exp(-|x|)), each term >= 0, the log term the fp32
   // one (kLog1pExpError32, |x| <= kExpArgMax32 as kFast32 checks) and two roundings, so within
   // 2^-20.6 of the value, which is in (0, 81]: at least log1p(exp(-80)), a normal fp32, and no
   // range check (fp16's subnormal grid included). Settled where FarFrom16Boundaries32 says so
   // for every lane, rounded onto the grid; open otherwise (about 2^-8.4 of random fp16 lanes,
   // 2^-11.4 of bf16 ones).
-  // Per grid, so that its constants are the instructions' own operands (as runtime values they
-  // were broadcast from general registers on every step).
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
                                bool* open_vectors) const {
@@ -902,13 +893,6 @@ struct Evaluator {
   // lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard ones,
   // whose difference hardly cancels) or out of the grid's normal range: *open_vectors then names
   // the vectors for the fp64 evaluator.
-  template <size_t kStep>
-  bool FastGradSelf16(const Operands<kStep>& in, Vectors<kStep>* values, bool* open_vectors) const {
-    return targets.value_type == FloatType::kFloat16
-               ? FastGradSelf16Of<kStep, true>(in, values, open_vectors)
-               : FastGradSelf16Of<kStep, false>(in, values, open_vectors);
-  }
-  // Per grid, as FastLoss16Of.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values,
                                    bool* open_vectors) const {
@@ -919,8 +903,7 @@ struct Evaluator {
     const V scale = hn::Set(D(), static_cast<float>(scale64));
     const V per_ratio =
         hn::Set(D(), kUnweighted ? kGradSelf32ReachPerRatio : kWeightedGradSelf32ReachPerRatio);
-    const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
-                                     (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach));
+    const V floor = hn::Set(D(), BiasedReachFloor());
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j], t = in.t[j];
       const V e = ExpNeg32<HwyOpsOf<D>>(hn::Abs(x));
@@ -967,15 +950,7 @@ struct Evaluator {
   // rounded in fp32's subnormal range, for a subnormal fp32 p, is then below 2^-43 of it).
   // Settled too, as exact zeros with the fp64 formula's sign: lanes where g or w is 0 and the
   // inner sum's sign is certain (its reach below the cap), and those where x = 0 and p = 1 (the
-  // inner sum exactly +0) with g*w*scale finite. Open vectors as FastGradSelf16.
-  template <size_t kStep>
-  bool FastGradTarget16(const Operands<kStep>& in, Vectors<kStep>* values,
-                        bool* open_vectors) const {
-    return targets.value_type == FloatType::kFloat16
-               ? FastGradTarget16Of<kStep, true>(in, values, open_vectors)
-               : FastGradTarget16Of<kStep, false>(in, values, open_vectors);
-  }
-  // Per grid, as FastLoss16Of.
+  // inner sum exactly +0) with g*w*scale finite.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
                                      bool* open_vectors) const {
@@ -984,8 +959,7 @@ struct Evaluator {
     const hn::RebindToUnsigned<D> du;
     const V one = hn::Set(D(), 1.0f), zero = hn::Zero(D());
     const V scale = hn::Set(D(), static_cast<float>(scale64));
-    const V floor = hn::Set(D(), kGradSelf32ReachFloor + 0x1p23f +
-                                     (scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach));
+    const V floor = hn::Set(D(), BiasedReachFloor());
     constexpr uint32_t kLeastInnerBits = 0x0d800000u;  // 2^-100
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
@@ -1020,19 +994,7 @@ struct Evaluator {
   // values (at most 22 bits) and 2^k, is exact in fp32 wherever g*scale and the value are normal
   // fp32, and its rounding onto the grid is then the result; no transcendental. Formed as
   // GradTarget64 forms it (x >= 0: 0 - |x|), so that the exact zeros (x or g zero, g*scale finite)
-  // get its sign. Open vectors as FastGradSelf16.
-  template <size_t kStep>
-  bool ExactGradTarget16(const Operands<kStep>& in, Vectors<kStep>* values,
-                         bool* open_vectors) const {
-    if (!scale_is_power_of_two) {
-      std::fill_n(open_vectors, kStep, true);
-      return false;
-    }
-    return targets.value_type == FloatType::kFloat16
-               ? ExactGradTarget16Of<kStep, true>(in, values, open_vectors)
-               : ExactGradTarget16Of<kStep, false>(in, values, open_vectors);
-  }
-  // Per grid, as FastLoss16Of.
+  // get its sign.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool ExactGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
                                       bool* open_vectors) const {
@@ -1070,24 +1032,32 @@ struct Evaluator {
     if constexpr (!kFused) {
       if constexpr (kFast32) {
         // The unweighted target gradient only for a power-of-two scale (RunTileWeighted). What
-        // they leave open, the fp64
-        // evaluator takes, a vector at a time: a step's other vector is usually settled (on the
-        // ramp inputs about one step in seven or eight has an open one), and per vector fp64 costs
-        // twice what fp32 does.
-        bool open_vectors[kStep];
-        bool settled;
-        if constexpr (kKind == LossKind::kLoss) {
-          settled = FastLoss16<kStep>(in, &results.value, open_vectors);
-        } else if (!scale_in_range) {
+        // they leave open, the fp64 evaluator takes, a vector at a time: a step's other vector is
+        // usually settled (on the ramp inputs about one step in seven or eight has an open one),
+        // and per vector fp64 costs twice what fp32 does. A step whose loss terms may be negative,
+        // or whose scale is out of range, takes it whole.
+        if (kKind == LossKind::kLoss ? !NonNegativeTerms(in) : !scale_in_range) {
           *open = true;
           return;
-        } else if constexpr (kKind == LossKind::kGradSelf) {
-          settled = FastGradSelf16<kStep>(in, &results.value, open_vectors);
-        } else if constexpr (kUnweighted) {
-          settled = ExactGradTarget16<kStep>(in, &results.value, open_vectors);
-        } else {
-          settled = FastGradTarget16<kStep>(in, &results.value, open_vectors);
         }
+        bool open_vectors[kStep];
+        const auto on_grid = [&](auto fp16) {
+          constexpr bool kFp16 = decltype(fp16)::value;
+          auto* values = &results.value;
+          if constexpr (kKind == LossKind::kLoss && kUnweighted) {
+            return FastLoss16Of<kStep, kFp16>(in, values, open_vectors);
+          } else if constexpr (kKind == LossKind::kLoss) {
+            return FastWeightedLoss16Of<kStep, kFp16>(in, values, open_vectors);
+          } else if constexpr (kKind == LossKind::kGradSelf) {
+            return FastGradSelf16Of<kStep, kFp16>(in, values, open_vectors);
+          } else if constexpr (kUnweighted) {
+            return ExactGradTarget16Of<kStep, kFp16>(in, values, open_vectors);
+          } else {
+            return FastGradTarget16Of<kStep, kFp16>(in, values, open_vectors);
+          }
+        };
+        const bool settled = targets.value_type == FloatType::kFloat16 ? on_grid(std::true_type{})
+                                                                       : on_grid(std::false_type{});
         for (size_t j = 0; !settled && j < kStep; ++j) {
           if (open_vectors[j]) {
             results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
@@ -1120,7 +1090,7 @@ struct Evaluator {
       const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
       if constexpr (kLog) {
         const auto& log_term = transcendentals.log_term;
-        // A kFast32 step with weights that FastWeightedLoss16 left open takes Loss64 and its
+        // A kFast32 step with weights that FastWeightedLoss16Of left open takes Loss64 and its
         // interval test: the bit test's bound, kLossError32 of the whole value, would leave it
         // open again about as often.
         if ((!kFast32 || kUnweighted) && NonNegativeTerms(in)) {

@@ -319,7 +319,7 @@ INSTANTIATE_TEST_SUITE_P(Types, Rounding,
                          });
 
 // 16-bit losses of 16-bit logits without weights, where the SIMD evaluator works wholly in fp32
-// lanes (FastUnweightedLoss16) for steps whose |x| are at most 80: every result correctly rounded.
+// lanes (FastLoss16Of) for steps whose |x| are at most 80: every result correctly rounded.
 TEST(Rounding, UnweightedHalfLossesAreCorrectlyRounded) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::vector<Input> inputs = RandomInputs(20261202, kSamples);
@@ -345,6 +345,20 @@ double FromMidpoint(double v, FloatType type) {
   const double spacing = std::ldexp(1.0, exponent - (grid.precision - 1));
   const double position = std::fabs(v) / spacing;
   return std::fabs(position - std::floor(position) - 0.5);
+}
+
+// From four million inputs drawn by `draw(i)` and narrowed to `type`, those whose `value` (in
+// double, accurate far beyond the threshold) lies within 4 fp32 ulps of a midpoint of `type`.
+template <class Draw, class Value>
+std::vector<Input> DrawsNearMidpoints(FloatType type, Draw draw, Value value) {
+  const double within = std::ldexp(4.0, GridOf(type).precision - 24);
+  std::vector<Input> found;
+  for (int64_t i = 0; i < 4000000 / kSampleScale; ++i) {
+    const Input in = InType({draw(i)}, type)[0];
+    const double v = value(in);
+    if (v != 0 && FromMidpoint(v, type) < within) found.push_back(in);
+  }
+  return found;
 }
 
 // A named set of inputs, evaluated at `scale`.
@@ -379,7 +393,7 @@ void ExpectWeightedHalfRounded(LossKind kind, FloatType type,
 }
 
 // 16-bit losses of 16-bit logits with weights, which the SIMD evaluator computes wholly in fp32
-// lanes (FastWeightedLoss16) for steps whose |x| are at most 80, with target, weight and
+// lanes (FastWeightedLoss16Of) for steps whose |x| are at most 80, with target, weight and
 // pos_weight of the logits' type or fp32: random inputs; the edges of its range (zero and
 // subnormal weights, pos_weights whose linear term overflows fp32, a log term alone below
 // 2^-102); and, from four million draws, those whose loss lies within 4 fp32 ulps of a midpoint,
@@ -420,18 +434,18 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
     }
     // Half of them with the label on the log term's side (t = 0 for x < 0, 1 for x > 0), where
     // the loss is w*p*log1p(exp(-|x|)) alone and the fp32 log term's error is whole.
-    std::vector<Input> near_midpoints;
-    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
-    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
-      Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
-               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
-      if (draw % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
-      in = InType({in}, type)[0];
-      const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
-      const double loss =
-          in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
-      if (loss != 0 && FromMidpoint(loss, type) < within) near_midpoints.push_back(in);
-    }
+    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
+        type,
+        [&](int64_t i) {
+          Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+                   static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
+          if (i % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
+          return in;
+        },
+        [](const Input& in) {
+          const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
+          return in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
+        });
     ExpectWeightedHalfRounded(
         LossKind::kLoss, type,
         {{"random", random, 1.0}, {"edges", edges, 1.0}, {"near midpoints", near_midpoints, 1.0}});
@@ -439,7 +453,7 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
 }
 
 // 16-bit target gradients of 16-bit logits without weights, -x*g*scale, which the SIMD evaluator
-// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTarget16): random inputs and
+// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTarget16Of): random inputs and
 // the edges of fp32's range (bf16 values whose product over- or underflows it), at scales 1,
 // 2^-10 and 2^-64, and 1/1000 (the fp64 path). Every result correctly rounded.
 TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
@@ -492,7 +506,7 @@ TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
 }
 
 // 16-bit self gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
-// in fp32 lanes (FastGradSelf16) for steps whose |x| are at most 80: random inputs; targets next
+// in fp32 lanes (FastGradSelf16Of) for steps whose |x| are at most 80: random inputs; targets next
 // to the gradient's zero, where (1 - t)*sigmoid(x) - p*t*sigmoid(-x) cancels; the edges of its
 // range (g or w zero; weights whose g*w underflows, times a large p); draws within 4 fp32 ulps
 // of a midpoint; at scale 1 and 1/1000. Every result correctly rounded.
@@ -536,16 +550,14 @@ TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
       }
       edges.push_back(in);
     }
-    std::vector<Input> near_midpoints;
-    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
-    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
-      Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
-               static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
-               static_cast<float>(4 * unit(rng) - 2)};
-      in = InType({in}, type)[0];
-      const double value = gradient(in);
-      if (value != 0 && FromMidpoint(value, type) < within) near_midpoints.push_back(in);
-    }
+    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
+        type,
+        [&](int64_t) {
+          return Input{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+                       static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
+                       static_cast<float>(4 * unit(rng) - 2)};
+        },
+        gradient);
     ExpectWeightedHalfRounded(LossKind::kGradSelf, type,
                               {{"random", random, 1.0},
                                {"cancelling", cancelling, 1.0},
@@ -557,7 +569,7 @@ TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
 }
 
 // 16-bit target gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
-// in fp32 lanes (FastGradTarget16) for steps whose |x| are at most 80: random inputs; pos_weights
+// in fp32 lanes (FastGradTarget16Of) for steps whose |x| are at most 80: random inputs; pos_weights
 // next to the gradient's zero, where (p - 1)*log1p(exp(-|x|)) + K*|x| cancels; the edges of its
 // range (g or w zero, with and without an overflowing inner sum; x = 0 with p = 1; subnormal
 // pos_weights; weights whose g*w underflows); draws within 4 fp32 ulps of a midpoint; at scale 1
@@ -609,17 +621,18 @@ TEST(Rounding, WeightedHalfTargetGradientsAreCorrectlyRounded) {
       }
       edges.push_back(in);
     }
-    std::vector<Input> near_midpoints;
-    const double within = std::ldexp(4.0, GridOf(type).precision - 24);  // 4 fp32 ulps
-    for (int64_t draw = 0; draw < 4000000 / kSampleScale; ++draw) {
-      Input in{static_cast<float>(16 * unit(rng) - 8), 0.5f, static_cast<float>(4 * unit(rng)),
-               static_cast<float>(8 * unit(rng)), static_cast<float>(4 * unit(rng) - 2)};
-      in = InType({in}, type)[0];
-      const double a = std::fabs(double{in.x});
-      const double gradient =
-          double{in.g} * in.w * ((in.p - 1.0) * softplus_tail(a) + (in.x < 0 ? in.p : -1.0) * a);
-      if (gradient != 0 && FromMidpoint(gradient, type) < within) near_midpoints.push_back(in);
-    }
+    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
+        type,
+        [&](int64_t) {
+          return Input{static_cast<float>(16 * unit(rng) - 8), 0.5f,
+                       static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)),
+                       static_cast<float>(4 * unit(rng) - 2)};
+        },
+        [&](const Input& in) {
+          const double a = std::fabs(double{in.x});
+          return double{in.g} * in.w *
+                 ((in.p - 1.0) * softplus_tail(a) + (in.x < 0 ? in.p : -1.0) * a);
+        });
     ExpectWeightedHalfRounded(LossKind::kGradTarget, type,
                               {{"random", random, 1.0},
                                {"cancelling", cancelling, 1.0},
@@ -677,7 +690,7 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
       };
       worst_exp = std::max(worst_exp, relative(e, exact_e));
       worst_log = std::max(worst_log, relative(math::Log1pSplit32<O32>(split), Log1p(exact_e)));
-      // sigmoid(-a) as FastGradSelf16 forms it: e times the rounded 1/(1 + e), the
+      // sigmoid(-a) as FastGradSelf16Of forms it: e times the rounded 1/(1 + e), the
       // product exact (a fused difference takes it).
       const Quad sigmoid = static_cast<Quad>(e) * (1.0f / (1.0f + e));
       worst_sigmoid =
@@ -1116,7 +1129,7 @@ TEST_P(BoundaryRounding, TotalsNextToAMidpointAreRoundedTheRightWay) {
 }
 
 // 16-bit self gradients of 16-bit logits without weights, which the SIMD evaluator computes
-// wholly in fp32 lanes (FastGradSelf16) with a per-lane reach for the cancellation of
+// wholly in fp32 lanes (FastGradSelf16Of) with a per-lane reach for the cancellation of
 // sigmoid(x) - t: random inputs; soft labels next to sigmoid(x), where the difference cancels;
 // and, from a million draws, those whose gradient lies within 2^-9 of a grid spacing of a
 // midpoint, where the reach decides. Every result correctly rounded.
