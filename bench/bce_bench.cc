@@ -273,7 +273,9 @@ std::vector<Case> TableCases() {
   }
   // Element rate of the narrow types beside fp32's: 1e5 lives in L2/L3, 2e7 comes from DRAM.
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-    cases.push_back({"bce", kContiguous, type, 0, kNoWeights, {100000, 20000000}});
+    for (int64_t reduction : {0, 1}) {
+      cases.push_back({"bce", kContiguous, type, reduction, kNoWeights, {100000, 20000000}});
+    }
     cases.push_back({"grad_self", kContiguous, type, 0, kNoWeights, {100000, 20000000}});
   }
   for (int64_t reduction : {0, 1}) {

@@ -20,7 +20,8 @@ import statistics
 import subprocess
 import sys
 
-# (case, kind, weighted): the A/B cases of issue 16 (fp32, store, ramp inputs).
+# (case, kind, weighted[, dtype[, mode]]): the A/B cases of issue 16 (default fp32, store; ramp
+# inputs; mode "sum" sums the loss, as mean and sum do).
 CASES = [
     ("loss", "loss", False),
     ("loss + weight + pos_weight", "loss", True),
@@ -40,6 +41,13 @@ CASES = [
     ("target gradient bf16", "grad_target", False, "bf16"),
     ("target gradient + pos_weight fp16", "grad_target", True, "fp16"),
     ("target gradient + pos_weight bf16", "grad_target", True, "bf16"),
+    # Mean and sum: the loss summed, nothing stored.
+    ("loss sum", "loss", False, "fp32", "sum"),
+    ("loss + weights sum", "loss", True, "fp32", "sum"),
+    ("loss sum fp16", "loss", False, "fp16", "sum"),
+    ("loss sum bf16", "loss", False, "bf16", "sum"),
+    ("loss + weights sum fp16", "loss", True, "fp16", "sum"),
+    ("loss + weights sum bf16", "loss", True, "bf16", "sum"),
 ]
 
 
@@ -49,9 +57,9 @@ def names(binary):
     return set(out)
 
 
-def case_name(available, kind, weighted, dtype):
-    candidates = [f"tile/{kind}/{dtype}/{'weights' if weighted else 'noweight'}/store/ramp",
-                  f"tile/{kind}/{dtype}/{'weight' if weighted else 'noweight'}/store"]
+def case_name(available, kind, weighted, dtype, mode="store"):
+    candidates = [f"tile/{kind}/{dtype}/{'weights' if weighted else 'noweight'}/{mode}/ramp",
+                  f"tile/{kind}/{dtype}/{'weight' if weighted else 'noweight'}/{mode}"]
     for name in candidates:
         if name in available:
             return name
@@ -81,7 +89,8 @@ def main():
         for case in CASES:
             title, kind, weighted = case[:3]
             dtype = case[3] if len(case) > 3 else "fp32"
-            name = case_name(available, kind, weighted, dtype)
+            mode = case[4] if len(case) > 4 else "store"
+            name = case_name(available, kind, weighted, dtype, mode)
             if name:
                 plan[label][title] = name
             else:  # an older or newer tile_bench: its column shows "-" for this case

@@ -49,18 +49,37 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
   return lanes[0];
 }
 
+// Whether a mean or sum adds fp32 terms in its first pass (bce_element.h: BceLossTerm32): where
+// the logits and the result are 16-bit and no gradient is computed in the same pass. Every
+// backend chooses by this rule, so that their blocks' sums are the same bits; where the total's
+// rounding test fails, the partials are formed again with BceLossTerm's fp64 terms
+// (ReductionPass::kFp64Terms) before any exact pass.
+OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused) {
+  return self != FloatType::kFloat32 && result != FloatType::kFloat32 && !fused;
+}
+
+// What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the
+// blocks' partials again with fp64 terms, where they had fp32 ones (SumsFp32Terms); or the exact
+// pass.
+enum class ReductionPass : uint64_t { kSettled = 0, kFp64Terms = 1, kExact = 2 };
+
+OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool fp32_terms) {
+  if (settled) return ReductionPass::kSettled;
+  return fp32_terms ? ReductionPass::kFp64Terms : ReductionPass::kExact;
+}
+
 // The workspace of a mean or sum (ReductionWorkspaceBytes): each block's Partial, then each
 // block's exact sum (written by the exact pass only), then a word a backend may use to tell its
-// device whether the exact pass runs.
+// device which pass runs next (a ReductionPass).
 struct ReductionWorkspace {
   Partial* partials;
   math::exact::DD* exact;
-  uint64_t* exact_pass;
+  ReductionPass* next_pass;
 };
 
 OPENACLNN_HOST_DEVICE inline uint64_t ReductionWorkspaceBytesFor(int64_t count) {
   const auto blocks = static_cast<uint64_t>(ReductionBlocks(count));
-  return blocks * (sizeof(Partial) + sizeof(math::exact::DD)) + sizeof(uint64_t);
+  return blocks * (sizeof(Partial) + sizeof(math::exact::DD)) + sizeof(ReductionPass);
 }
 
 OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* workspace,
@@ -68,7 +87,7 @@ OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* works
   const int64_t blocks = ReductionBlocks(count);
   auto* partials = static_cast<Partial*>(workspace);
   auto* exact = reinterpret_cast<math::exact::DD*>(partials + blocks);
-  return {partials, exact, reinterpret_cast<uint64_t*>(exact + blocks)};
+  return {partials, exact, reinterpret_cast<ReductionPass*>(exact + blocks)};
 }
 
 // Every element's partial sums within its block (256 in its lane, 4 folds), each fp64 addition

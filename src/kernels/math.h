@@ -121,6 +121,17 @@ inline constexpr double kExpError32 = 0x1p-22;
 inline constexpr double kLog1pExpError32 = 0x1p-21;
 inline constexpr double kLossError32 = kLog1pExpError32 + kEstimateError64;
 inline constexpr double kSelfGradientError32 = 1.5 * kExpError32 + kEstimateError64;
+// WeightedLoss32's error relative to the exact loss: the log term's and four roundings,
+// (1 + 2^-24)^4 (1 + 2^-21) - 1 < 2^-21 + 2^-22 + 2^-42, plus 2^-41 for fp32's subnormal range;
+// 2^-39 covers those and a bound formed as this fraction of the estimate rather than of the exact
+// value (up to 2^-20 smaller).
+inline constexpr double kWeightedLoss32Error = kLog1pExpError32 + 0x1p-22 + 0x1p-39;
+// The bound of each WeightedLoss32 term of a 16-bit mean or sum (BceLossTerm32), as a fraction of
+// its value: at least kWeightedLoss32Error, and a power of two, so that a term's bound is exact and
+// a sum of such bounds is this fraction of the sum of their values, bit for bit (the CPU forms it
+// from that sum: SumTerms32).
+inline constexpr double kLossTerm32Bound = 0x1p-20;
+static_assert(kLossTerm32Bound >= kWeightedLoss32Error);
 // sigmoid(-|x|) = e/(1 + e) wholly in fp32 (the CPU's 16-bit self gradients without weights): e
 // times 1/(1 + e), the sum and the quotient each rounded, is within the fp32 e's error and those
 // two roundings; Transcendentals32 measures it over the same values.

@@ -36,7 +36,10 @@ struct Launch {
   OperandPlan plans[kOperandCount];
   ReductionWorkspace workspace{};
   int64_t blocks;
-  bool exact_pass = false;  // the blocks' exact sums (ExactTileSum) instead of their estimates
+  // The pass the workers run: the first (kSettled here: the blocks' results, and partials with
+  // fp32 terms where SumsFp32Terms), the partials again with fp64 terms, or the blocks' exact
+  // sums (ExactTileSum).
+  ReductionPass pass = ReductionPass::kSettled;
   std::atomic<int64_t> next_block{0};
 };
 
@@ -77,11 +80,16 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
                           begin, count, tiles.input[which]);
   }
   const bool sum = problem.reduction != Reduction::kNone;
-  if (launch.exact_pass) {
+  if (launch.pass == ReductionPass::kExact) {
     launch.workspace.exact[block] = ExactTileSum(inputs, count);
     return;
   }
-  const TileOutput output = sum ? TileOutput{} : BlockOutput(launch, kOut, begin, tiles.result);
+  // A mean or sum stores nothing per element, but its terms follow the result's type
+  // (SumsFp32Terms); its fp64 pass forms them as for an fp32 result, whose are fp64.
+  const FloatType terms_for =
+      launch.pass == ReductionPass::kFp64Terms ? FloatType::kFloat32 : problem.operands[kOut].type;
+  const TileOutput output =
+      sum ? TileOutput{nullptr, terms_for} : BlockOutput(launch, kOut, begin, tiles.result);
   // The fused pass: the gradient in the same pass, from the same exp(-|x|).
   const bool fused = problem.operands[kGradSelfOut].slot >= 0;
   const TileOutput gradient =
@@ -125,16 +133,29 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
       static_cast<int>(std::min<int64_t>(launch.blocks / kMinBlocksPerThread, 1 << 20));
   cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
   if (problem.reduction == Reduction::kNone) return nullptr;
-  // Fixed combine order, whatever worker produced each partial; the exact pass where the total's
-  // rounding is in doubt.
+  // Fixed combine order, whatever worker produced each partial; where the total's rounding is in
+  // doubt, the fp64 pass (after fp32 terms) and then the exact pass.
   const bool mean = problem.reduction == Reduction::kMean;
   const FloatType type = problem.operands[kOut].type;
+  const bool fp32_terms =
+      SumsFp32Terms(problem.operands[kSelf].type, type, problem.operands[kGradSelfOut].slot >= 0);
   double total = 0.0;
-  if (!SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type,
-                       &total)) {
-    launch.exact_pass = true;
+  const auto run_pass = [&](ReductionPass pass) {
+    launch.pass = pass;
     launch.next_block = 0;
     cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
+  };
+  launch.pass = NextReductionPass(
+      SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type, &total),
+      fp32_terms);
+  if (launch.pass == ReductionPass::kFp64Terms) {
+    run_pass(ReductionPass::kFp64Terms);
+    launch.pass = NextReductionPass(SettleReduction(launch.workspace.partials, launch.blocks,
+                                                    problem.count, mean, type, &total),
+                                    false);
+  }
+  if (launch.pass == ReductionPass::kExact) {
+    run_pass(ReductionPass::kExact);
     total = ExactReduction(launch.workspace.exact, launch.blocks, problem.count, mean);
   }
   return FillCpu(problem.operands[kOut], nullptr, 0, total, context);

@@ -120,13 +120,13 @@ TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
       return {bytes + operand.offset * size, operand.type, true};
     case Access::kPeriodic:
       FillPeriodic(base, operand, plan.period, begin, count, tile);
-      return {tile, FloatType::kFloat32, false};
+      return {tile, operand.type, false, true};
     case Access::kColumns:
       CopyColumns(base, operand, problem.shape, problem.rank, begin, count, tile);
-      return {tile, FloatType::kFloat32, false};
+      return {tile, operand.type, false, true};
     default:
       CopyRows(base, operand, problem.shape, problem.rank, begin, count, tile);
-      return {tile, FloatType::kFloat32, false};
+      return {tile, operand.type, false, true};
   }
 }
 

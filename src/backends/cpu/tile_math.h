@@ -11,11 +11,14 @@ namespace openaclnn {
 
 // One input operand of a tile. `data` points at the tile's first element, which lies in memory
 // as `type`, contiguously, or (splat) is the one value every element of the tile reads.
-// nullptr: absent (weight and pos_weight then read as 1).
+// nullptr: absent (weight and pos_weight then read as 1). `staged`: the elements are an fp32 copy
+// (a strided operand gathered) of values of `type`, which the evaluators' choices still follow.
 struct TileOperand {
   const void* data = nullptr;
   FloatType type = FloatType::kFloat32;
   bool splat = false;
+  bool staged = false;
+  FloatType StoredAs() const { return staged ? FloatType::kFloat32 : type; }
 };
 
 struct TileInputs {
@@ -34,12 +37,13 @@ struct TileOutput {
 
 // Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
 // stores them to `output` (each correctly rounded once to its type) when it has data, and with
-// `sum` (kind kLoss; the gradients never reduce) returns the sum of their fp64 estimates and of
-// their error bounds in the block order of FoldLanes (else zeros). With kind kLoss and a `gradient`
-// that has data, the same pass also stores there the gradient with respect to self (of the
-// gradOutput operand, times gradient_scale): bitwise what kind kGradSelf stores, from the one
-// exp(-|x|) both need. Runs the best SIMD target of this CPU (Highway dispatch); bitwise the same
-// as EvaluateTileScalar.
+// `sum` (kind kLoss; the gradients never reduce) returns the sum of their estimates and of
+// their error bounds in the block order of FoldLanes (else zeros): fp64 estimates, or fp32 ones
+// (BceLossTerm32) where the logits and `output`'s type are 16-bit and no gradient is fused. With
+// kind kLoss and a `gradient` that has data, the same pass also stores there the gradient with
+// respect to self (of the gradOutput operand, times gradient_scale): bitwise what kind kGradSelf
+// stores, from the one exp(-|x|) both need. Runs the best SIMD target of this CPU (Highway
+// dispatch); bitwise the same as EvaluateTileScalar.
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient = {});
 

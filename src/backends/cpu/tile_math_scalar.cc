@@ -8,7 +8,7 @@ namespace {
 
 float Read(const TileOperand& operand, int64_t i) {
   if (operand.data == nullptr) return 1.0f;
-  return cpu::LoadAs32(operand.data, operand.type, operand.splat ? 0 : i);
+  return cpu::LoadAs32(operand.data, operand.StoredAs(), operand.splat ? 0 : i);
 }
 
 ElementInputs ElementOf(const TileInputs& inputs, int64_t i) {
@@ -27,6 +27,7 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
                            int64_t count, const TileOutput& output, bool sum,
                            const TileOutput& gradient) {
   const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
+  const bool terms32 = SumsFp32Terms(inputs.operand[kSelf].type, output.type, with_gradient);
   Partial lanes[kBlockLanes];
   for (int64_t i = 0; i < count; ++i) {
     const ElementInputs element = ElementOf(inputs, i);
@@ -39,7 +40,7 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
       cpu::StoreFrom32(gradient.data, gradient.StoredAs(), i, value);
     }
     if (sum && kind == LossKind::kLoss) {
-      const ElementEstimate term = BceLossTerm(element);
+      const ElementEstimate term = terms32 ? BceLossTerm32(element) : BceLossTerm(element);
       lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Partial{term.value, term.bound};
     }
   }

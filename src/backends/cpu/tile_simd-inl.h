@@ -369,6 +369,7 @@ HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
 // subnormal intermediates: below 1.5 * 2^-21 + 2^-40 of v, 12 ulps; 14 with the margin (each: and
 // half an ulp for fp16's subnormal shift).
 inline constexpr uint64_t kLoss32Reach32 = 12, kWeightedLoss32Reach32 = 14;
+static_assert(math::kWeightedLoss32Error * 0x1p24 + 0.5 < kWeightedLoss32Reach32 - 1);
 template <uint64_t kReach>
 HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
   return fp16 ? FarFromBoundaries<11, kReach, D>(OntoFp16NormalGrid<D>(v))
@@ -502,16 +503,16 @@ void StageOperand(const TileOperand& operand, int64_t count, float* staged) {
   constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   const bool one_value = operand.data == nullptr || operand.splat;
   if (one_value) {
-    const V value =
-        hn::Set(D(), operand.data == nullptr ? 1.0f : cpu::LoadAs32(operand.data, operand.type, 0));
+    const V value = hn::Set(
+        D(), operand.data == nullptr ? 1.0f : cpu::LoadAs32(operand.data, operand.StoredAs(), 0));
     for (int64_t i = 0; i < count; i += kLanes) hn::Store(value, D(), staged + i);
     return;
   }
   int64_t i = 0;
   for (; i + kLanes <= count; i += kLanes) {
-    hn::Store(LoadWidened(operand.data, operand.type, i), D(), staged + i);
+    hn::Store(LoadWidened(operand.data, operand.StoredAs(), i), D(), staged + i);
   }
-  for (; i < count; ++i) staged[i] = cpu::LoadAs32(operand.data, operand.type, i);
+  for (; i < count; ++i) staged[i] = cpu::LoadAs32(operand.data, operand.StoredAs(), i);
 }
 
 // The operands a kind reads, each as a contiguous fp32 Source: in place where it is one, else
@@ -529,13 +530,13 @@ std::array<SourceT, kOut> StageInputs(LossKind kind, bool fused, bool unweighted
     if (!read) continue;
     const TileOperand& operand = in.operand[which];
     const bool contiguous = operand.data != nullptr && !operand.splat;
-    if (contiguous && operand.type == FloatType::kFloat32) {
+    if (contiguous && operand.StoredAs() == FloatType::kFloat32) {
       sources[which].data = static_cast<const float*>(operand.data);
       continue;
     }
     if constexpr (kNarrow) {
       if (contiguous) {
-        sources[which] = {operand.data, operand.type};
+        sources[which] = {operand.data, operand.StoredAs()};
         continue;
       }
     }
@@ -653,32 +654,51 @@ struct Evaluator {
         Load<kStep>([&](const auto& source, int64_t at) { return source.Load(at); }, i, true);
     StepResults<kStep> results;
     if constexpr (kFast32) {
+      if (targets.sum) SumTerms32<kStep>(in, i, kStepLanes<kStep>, results);
       bool open = !InRange32(in);
       if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
-      if (HWY_UNLIKELY(open)) AtInFp64<kStep>(i, results);
+      if (HWY_UNLIKELY(open)) TakeValues(ValuesInFp64<kStep>(i, kStepLanes<kStep>), results);
     } else {
       ComputeInto(in, i, results);
     }
+    return results;
+  }
+  // A 16-bit mean or sum (kFast32, the loss alone, nothing stored): the step's sum terms alone.
+  static constexpr bool kSumsIn32 = kFast32 && !kFused && kKind == LossKind::kLoss;
+  template <size_t kStep>
+  StepResults<kStep> SumsAt(int64_t i, bool* open = nullptr) const {
+    StepResults<kStep> results;
+    SumTerms32<kStep>(
+        Load<kStep>([&](const auto& source, int64_t at) { return source.Load(at); }, i, true), i,
+        kStepLanes<kStep>, results, open);
     return results;
   }
   // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
   template <size_t kStep>
   StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
     if constexpr (kFast32) {
-      Local<kStep> local;
-      return Fp64<kStep>(i, n, local).template AtPartial<kStep>(0, n);
+      StepResults<kStep> results;
+      if (targets.sum) SumTerms32<kStep>(LoadPartial<kStep>(i, n), i, n, results);
+      if (kFused || targets.store_value) TakeValues(ValuesInFp64<kStep>(i, n), results);
+      return results;
     }
-    return Compute(Load<kStep>(
-                       [&](const auto& source, int64_t at) {
-                         return source.LoadPartial(at,
-                                                   std::clamp<int64_t>(n - (at - i), 0, kLanes));
-                       },
-                       i, false),
-                   i);
+    return Compute(LoadPartial<kStep>(i, n), i);
   }
 
  private:
   static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
+  template <size_t kStep>
+  static constexpr int64_t kStepLanes = static_cast<int64_t>(kStep) * kLanes;
+
+  // The n < kStep * lanes elements from i, the step's other lanes 0.
+  template <size_t kStep>
+  Operands<kStep> LoadPartial(int64_t i, int64_t n) const {
+    return Load<kStep>(
+        [&](const auto& source, int64_t at) {
+          return source.LoadPartial(at, std::clamp<int64_t>(n - (at - i), 0, kLanes));
+        },
+        i, false);
+  }
 
   // The operands of the step at i, by `load`; those the kind does not read are 1. Where the
   // step is `whole`, the fp64 parts are converted straight from memory: a conversion that
@@ -740,10 +760,29 @@ struct Evaluator {
     Local<1> local;
     return Fp64<1>(i, kLanes, local).template At<1>(0).value[0];
   }
+  // The values (and the fused pass's gradients) of the n <= kStep * lanes elements from i by the
+  // fp64 evaluator, for TakeValues: the sums stay kFast32's own (SumTerms32). Returned, not
+  // written through a reference: a step's results whose address escapes live on the stack.
   template <size_t kStep>
-  HWY_NOINLINE void AtInFp64(int64_t i, StepResults<kStep>& results) const {
+  HWY_NOINLINE StepResults<kStep> ValuesInFp64(int64_t i, int64_t n) const {
     Local<kStep> local;
-    results = Fp64<kStep>(i, static_cast<int64_t>(kStep) * kLanes, local).template At<kStep>(0);
+    auto fp64 = Fp64<kStep>(i, n, local);
+    fp64.targets.sum = false;
+    return n == kStepLanes<kStep> ? fp64.template At<kStep>(0)
+                                  : fp64.template AtPartial<kStep>(0, n);
+  }
+  template <size_t kStep>
+  static void TakeValues(const StepResults<kStep>& from, StepResults<kStep>& results) {
+    results.value = from.value;
+    if constexpr (kFused) results.gradient = from.gradient;
+  }
+  // The mean/sum terms (BceLossTerm's) of the n <= lanes elements of the float vector at i by
+  // the fp64 evaluator.
+  HWY_NOINLINE StepResults<1> TermsInFp64(int64_t i, int64_t n) const {
+    Local<1> local;
+    auto fp64 = Fp64<1>(i, n, local);
+    fp64.targets.store_value = false;
+    return n == kLanes ? fp64.template At<1>(0) : fp64.template AtPartial<1>(0, n);
   }
 
   // The gradients' reach floor in fp32 ulps, biased by 2^23 for ReachBits: their roundings, and
@@ -756,20 +795,64 @@ struct Evaluator {
   // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep>
   static bool NonNegativeTerms(const Operands<kStep>& in) {
+    auto lanes = NonNegativeLanes(in, 0);
+    for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, NonNegativeLanes(in, j));
+    return hn::AllTrue(D(), lanes);
+  }
+  template <size_t kStep>
+  static hn::Mask<D> NonNegativeLanes(const Operands<kStep>& in, size_t j) {
     const hn::RebindToUnsigned<D> du;
     const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
-      return hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1));
+      return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
     };
     constexpr uint32_t kOneBits = 0x3f800000u, kLargestBits = 0x7f7fffffu;
-    auto lanes = at_most(in.t[0], kOneBits);
+    const auto lanes = at_most(in.t[j], kOneBits);
+    if constexpr (kUnweighted) return lanes;
+    return hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits), at_most(in.p[j], kLargestBits)));
+  }
+
+  // kFast32's mean/sum terms of the step at i, n of whose elements are the tile's, lane for lane
+  // as BceLossTerm32 forms them: WeightedLoss32 and its bound in its domain; a vector with a lane
+  // outside it takes the fp64 evaluator's terms there (about 1 vector in 2^15 on random inputs),
+  // or where `open` is given sets it instead.
+  template <size_t kStep>
+  void SumTerms32(const Operands<kStep>& in, int64_t i, int64_t n, StepResults<kStep>& results,
+                  bool* open = nullptr) const {
+    using O32 = HwyOpsOf<D>;
+    const V zero = hn::Zero(D());
+    const V64 error = hn::Set(D64(), math::kLossTerm32Bound);
+    Wide64<2 * kStep> sum, bound;
     for (size_t j = 0; j < kStep; ++j) {
-      if (j > 0) lanes = hn::And(lanes, at_most(in.t[j], kOneBits));
-      if constexpr (!kUnweighted) {
-        lanes =
-            hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits), at_most(in.p[j], kLargestBits)));
+      const V a = hn::Abs(in.x[j]);
+      const auto loss =
+          WeightedLoss32<O32>(in.x[j], in.t[j], in.w[j], in.p[j], Log1pExpNeg32<O32>(a));
+      const auto bounded =
+          hn::Or(hn::And(hn::Ge(loss.inner, hn::Set(D(), 0x1p-102f)),
+                         InNormalRange(loss.value, kFp32LeastNormalBits, kFp32InfinityBits)),
+                 hn::And(hn::Eq(in.w[j], zero), hn::IsFinite(loss.inner)));
+      const auto in_domain = hn::And(
+          hn::And(hn::Le(a, hn::Set(D(), math::kExpArgMax32)), NonNegativeLanes(in, j)), bounded);
+      sum.part[2 * j] = Lower64(loss.value);
+      sum.part[2 * j + 1] = Upper64(loss.value);
+      bound.part[2 * j] = sum.part[2 * j] * error;
+      bound.part[2 * j + 1] = sum.part[2 * j + 1] * error;
+      const int64_t at = static_cast<int64_t>(j) * kLanes;
+      if (HWY_LIKELY(hn::AllTrue(D(), in_domain)) || at >= n) continue;
+      if (open != nullptr) {
+        *open = true;
+        continue;
+      }
+      const StepResults<1> fp64 = TermsInFp64(i + at, std::min(n - at, kLanes));
+      const V fast = hn::IfThenElseZero(in_domain, hn::Set(D(), 1.0f));
+      for (size_t half = 0; half < 2; ++half) {
+        const auto keep = hn::Eq(half == 0 ? Lower64(fast) : Upper64(fast), hn::Set(D64(), 1.0));
+        const size_t k = 2 * j + half;
+        sum.part[k] = hn::IfThenElse(keep, sum.part[k], fp64.sum.part[half]);
+        bound.part[k] = hn::IfThenElse(keep, bound.part[k], fp64.bound.part[half]);
       }
     }
-    return hn::AllTrue(du, lanes);
+    results.sum = sum;
+    results.bound = bound;
   }
 
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
@@ -837,7 +920,7 @@ struct Evaluator {
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j];
-      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(hn::Abs(x))));
+      const V log_term = Log1pExpNeg32<O32>(hn::Abs(x));
       const V value = hn::NegMulAdd(x, in.t[j], hn::Max(x, hn::Zero(D()))) + log_term;
       open_vectors[j] = !hn::AllTrue(D(), FarFrom16Boundaries32<kLoss32Reach32>(value, kFp16));
       all = all && !open_vectors[j];
@@ -846,31 +929,21 @@ struct Evaluator {
     return all;
   }
 
-  // With weight or pos_weight (either may be the constant 1): w * (C*|x| + (p*t + (1 - t)) * L)
-  // as LossTermsOf, C = p*t for x < 0 and 1 - t
-  // otherwise, in fp32, L the fp32 log term. t, w and p may be fp32 (only x is 16-bit): the
-  // linear term and the log coefficient are within two roundings each (1 - t or p*t, then the
-  // product or sum), the fused sum S and w*S within one each, so the value is within
-  // (1 + 2^-24)^4 (1 + 2^-21) - 1 < 1.5 * 2^-21 + 2^-42 of the exact one, plus, where
-  // S >= 2^-102, 2^-41 for p*t or the linear term rounded in fp32's subnormal range (at most
-  // 81 * 2^-150): kWeightedLoss32Reach32. Settled where every lane passes that bit test with its
-  // value a normal fp32 below the grid's limit and S >= 2^-102, or has w = 0, whose loss is
-  // exactly +0 (S is finite for finite inputs, though in fp32 its linear term may overflow).
+  // With weight or pos_weight (either may be the constant 1): WeightedLoss32, w * S, whose error
+  // (kWeightedLoss32Error) is what kWeightedLoss32Reach32 reaches; t, w and p may be fp32 (only x
+  // is 16-bit). Settled where every lane passes that bit test with its value a normal fp32 below
+  // the grid's limit and S >= 2^-102, or has w = 0, whose loss is exactly +0 (S is finite for
+  // finite inputs, though in fp32 its linear term may overflow).
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastWeightedLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
                                        bool* open_vectors) const {
     using O32 = HwyOpsOf<D>;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
-    const V one = hn::Set(D(), 1.0f);
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
-      const V x = in.x[j], t = in.t[j], w = in.w[j];
-      const V a = hn::Abs(x);
-      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(a)));
-      const V pos_part = in.p[j] * t, neg_part = one - t;
-      const V linear = a * hn::IfThenElse(hn::Lt(x, hn::Zero(D())), pos_part, neg_part);
-      const V inner = hn::MulAdd(pos_part + neg_part, log_term, linear);
-      const V value = w * inner;
+      const V w = in.w[j];
+      const auto [inner, value] =
+          WeightedLoss32<O32>(in.x[j], in.t[j], w, in.p[j], Log1pExpNeg32<O32>(hn::Abs(in.x[j])));
       const auto settled = hn::And(
           hn::And(
               FarFrom16Boundaries32<kWeightedLoss32Reach32>(value, kFp16),
@@ -965,7 +1038,7 @@ struct Evaluator {
     for (size_t j = 0; j < kStep; ++j) {
       const V x = in.x[j], p = in.p[j], g = in.g[j], w = in.w[j];
       const V a = hn::Abs(x);
-      const V log_term = Log1pSplit32<O32>(SplitUnit32<O32>(ExpNeg32<O32>(a)));
+      const V log_term = Log1pExpNeg32<O32>(a);
       const V log_coef = p - one;
       const V linear = a * hn::IfThenElse(hn::Lt(x, zero), p, hn::Neg(one));
       const V inner = hn::MulAdd(log_coef, log_term, linear);
@@ -1095,7 +1168,7 @@ struct Evaluator {
         // open again about as often.
         if ((!kFast32 || kUnweighted) && NonNegativeTerms(in)) {
           // The bound, kEstimateError64 of the value (kFast32: kLossError32), is formed only
-          // where it is read; kFast32 stores 16-bit losses and never sums.
+          // where it is read; kFast32's sums are SumTerms32's, formed before this.
           const auto value = kUnweighted ? UnweightedNonNegativeLoss64<O64>(x64, t64, log_term)
                                          : NonNegativeLoss64<O64>(x64, t64, w64, p64, log_term);
           if constexpr (kFast32) {
@@ -1111,7 +1184,7 @@ struct Evaluator {
                                 : Settle<kStep>(NonNegativeEstimate64<O64>(value), i,
                                                 LossKind::kLoss, targets.value_type, open);
           }
-          if (targets.sum) {
+          if (!kFast32 && targets.sum) {
             results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value), i, &results.bound);
           }
         } else {
@@ -1119,7 +1192,7 @@ struct Evaluator {
           if (targets.store_value) {
             results.value = Settle<kStep>(loss, i, LossKind::kLoss, targets.value_type, open);
           }
-          if (targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
+          if (!kFast32 && targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
         }
       }
       if constexpr (kReciprocal) {
@@ -1333,6 +1406,26 @@ class BlockAccumulator {
       bounds_[2 * group + half] = bounds_[2 * group + half] + bound.part[2 * j + half];
     }
   }
+  // A step of kStep float vectors from a multiple of 16: vector j into group j % kGroups.
+  template <size_t kStep>
+  void AddStep(const Wide64<2 * kStep>& sum, const Wide64<2 * kStep>& bound) {
+    for (size_t j = 0; j < kStep; ++j) Add(j % kGroups, sum, bound, j);
+  }
+  // The sums alone, for BoundsFromSums.
+  template <size_t kStep>
+  void AddSums(const Wide64<2 * kStep>& sum) {
+    for (size_t j = 0; j < kStep; ++j) {
+      const size_t group = j % kGroups;
+      for (size_t half = 0; half < 2; ++half) {
+        sums_[2 * group + half] = sums_[2 * group + half] + sum.part[2 * j + half];
+      }
+    }
+  }
+  // Each lane's bound as `fraction` (a power of two) of its sum: exactly the sum of its terms'
+  // bounds where each was that fraction of its value.
+  void BoundsFromSums(double fraction) {
+    for (size_t k = 0; k < 2 * kGroups; ++k) bounds_[k] = sums_[k] * hn::Set(D64(), fraction);
+  }
 
   void StoreLanes(Partial* lanes) const {
     HWY_ALIGN double sums[16], bounds[16];
@@ -1393,6 +1486,30 @@ void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& s
   }
 }
 
+// RunSteps for the 16-bit sums alone (kSumsIn32, nothing stored), in a loop of their own up to
+// the first step with a term in fp64, and without bounds: every term's is kLossTerm32Bound of its
+// value, so theirs is that of the sums (an accumulator that starts at zero, as a tile's does).
+// Beside the stored values' paths, or with the fp64 call inside it, GCC kept the accumulator and
+// the step's sums on the stack (32 accesses per step, then 26; now none but spilled constants).
+template <size_t kStep, class Eval>
+int64_t RunSums32(const Eval& eval, int64_t i, int64_t count, BlockAccumulator& accumulator) {
+  constexpr int64_t kStepElements = static_cast<int64_t>(kStep * BlockAccumulator::kLanes);
+  BlockAccumulator local = accumulator;
+  bool open = false;
+  for (; i + kStepElements <= count; i += kStepElements) {
+    const auto results = eval.template SumsAt<kStep>(i, &open);
+    if (HWY_UNLIKELY(open)) break;
+    local.AddSums<kStep>(results.sum);
+  }
+  local.BoundsFromSums(math::kLossTerm32Bound);
+  for (; i + kStepElements <= count; i += kStepElements) {
+    const auto results = eval.template SumsAt<kStep>(i);
+    local.AddStep<kStep>(results.sum, results.bound);
+  }
+  accumulator = local;
+  return i;
+}
+
 // Elements from i in steps of kStep float vectors while a whole step fits and is a whole number
 // of 16-element groups; vector j of a step adds into accumulator group j % kGroups, which keeps
 // the block order. Returns where it stopped. Flattened: GCC's inliner otherwise stops short of
@@ -1405,6 +1522,12 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   constexpr int64_t kStepElements = static_cast<int64_t>(kStep * kLanes);
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
   const Targets& targets = eval.targets;
+  if constexpr (Eval::kSumsIn32) {
+    if (!targets.store_value) return RunSums32<kStep>(eval, i, count, accumulator);
+  }
+  // A copy whose address never escapes can stay in registers, where the caller's would be loaded
+  // and stored on every step.
+  BlockAccumulator local = accumulator;
   for (; i + kStepElements <= count; i += kStepElements) {
     const auto results = eval.template At<kStep>(i);
     for (size_t j = 0; j < kStep; ++j) {
@@ -1415,11 +1538,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
       if (Eval::kWithGradient) {
         Store(sinks.gradient, at, results.gradient[j]);
       }
-      if (targets.sum) {
-        accumulator.Add(j % BlockAccumulator::kGroups, results.sum, results.bound, j);
-      }
     }
+    if (targets.sum) local.AddStep<kStep>(results.sum, results.bound);
   }
+  accumulator = local;
   return i;
 }
 
@@ -1455,10 +1577,16 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   // the unweighted target gradient, which needs none, is exact in fp32 only for a 16-bit
   // gradOutput and a power-of-two scale (otherwise the fp64 path rounds it once from fp64, or by
   // the interval test).
-  const bool fast32 = !targets.sum && Is16Bit(inputs.operand[kSelf].type) && targets.store_value &&
-                      Is16Bit(targets.value_type) && (!kFused || Is16Bit(targets.gradient_type)) &&
-                      (kKind != LossKind::kGradTarget || !kUnweighted ||
-                       (IsPowerOfTwo(gradient_scale) && Is16Bit(inputs.operand[kGradOutput].type)));
+  // A mean or sum with fp32 terms (SumsFp32Terms: BceLossTerm32) takes kFast32, which forms them;
+  // any other adds the fp64 terms of the fp64 evaluator.
+  const bool x16 = Is16Bit(inputs.operand[kSelf].type);
+  const bool sum32 = SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused);
+  const bool store32 =
+      targets.store_value && x16 && Is16Bit(targets.value_type) &&
+      (!kFused || Is16Bit(targets.gradient_type)) &&
+      (kKind != LossKind::kGradTarget || !kUnweighted ||
+       (IsPowerOfTwo(gradient_scale) && Is16Bit(inputs.operand[kGradOutput].type)));
+  const bool fast32 = targets.sum ? sum32 : store32;
   if (fast32) {
     return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
                                                        targets, staging);

@@ -126,23 +126,23 @@ __device__ inline double FoldedLaneSums(const double* values, int length) {
   return threadIdx.x == 0 ? FoldLanes(lanes) : 0.0;
 }
 
-// One thread block per reduction block: thread k evaluates elements k, k + kThreads, ...; the
-// terms and then their bounds go through shared memory, where kBlockLanes threads sum one lane
-// each in index order, and thread 0 folds the lanes as bce_reduction.h says.
-__global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaunch launch) {
+// Block `block`'s partial, by all of a thread block's threads: thread k evaluates elements k,
+// k + kThreads, ... (fp64 terms in the second pass, ReductionPass::kFp64Terms); the terms and
+// then their bounds go through shared memory, where kBlockLanes threads sum one lane each in
+// index order, and thread 0 folds the lanes as bce_reduction.h says.
+__device__ inline void BlockPartial(const DeviceLaunch& launch, int64_t block, bool fp64_terms) {
   constexpr int kPerThread = kReductionBlock / kThreads;
   __shared__ double values[kReductionBlock];  // the terms, then their bounds: 32 KiB
-  const int64_t block = blockIdx.x;
   const int64_t begin = block * kReductionBlock;
   const int length = cuda::BlockLength(launch, block);
   double bounds[kPerThread];
   for (int k = 0; k < kPerThread; ++k) {
     const int i = static_cast<int>(threadIdx.x) + k * kThreads;
     if (i >= length) break;
-    const Partial term = cuda::LossTermAt(launch, begin + i);
+    const Partial term = cuda::LossTermAt(launch, begin + i, fp64_terms);
     values[i] = term.sum;
     bounds[k] = term.bound;
-    if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, begin + i);
+    if (!fp64_terms && cuda::Fused(launch)) cuda::WriteGradientAt(launch, begin + i);
   }
   __syncthreads();
   const double sum = FoldedLaneSums(values, length);
@@ -155,23 +155,45 @@ __global__ void __launch_bounds__(kThreads) BlockPartialsKernel(const DeviceLaun
   __syncthreads();
   const double bound = FoldedLaneSums(values, length);
   if (threadIdx.x == 0) launch.workspace.partials[block] = {sum, bound};
-  // A one-block problem (N <= 4096) finishes here, the exact pass included: fewer kernel
-  // launches for small calls.
-  if (gridDim.x != 1) return;
-  if (threadIdx.x == 0) cuda::FinishReduction(launch);
   __syncthreads();
-  if (*launch.workspace.exact_pass == 0) return;
+}
+
+// The next pass as FinishReduction left it (uniform across the thread block once it has synced).
+__device__ inline bool NextPassIs(const DeviceLaunch& launch, ReductionPass pass) {
+  return *launch.workspace.next_pass == pass;
+}
+
+// One thread block per reduction block. The second pass (`fp64_terms`) runs only where
+// FinishReduction asked for it. A one-block problem (N <= 4096) finishes here, every pass
+// included: fewer kernel launches for small calls.
+__global__ void __launch_bounds__(kThreads)
+    BlockPartialsKernel(const DeviceLaunch launch, bool fp64_terms) {
+  if (fp64_terms && !NextPassIs(launch, ReductionPass::kFp64Terms)) return;
+  BlockPartial(launch, blockIdx.x, fp64_terms);
+  if (gridDim.x != 1 || fp64_terms) return;
+  if (threadIdx.x == 0) cuda::FinishReduction(launch, false);
+  __syncthreads();
+  if (NextPassIs(launch, ReductionPass::kFp64Terms)) {
+    BlockPartial(launch, 0, true);
+    if (threadIdx.x == 0) cuda::FinishReduction(launch, true);
+    __syncthreads();
+  }
+  if (!NextPassIs(launch, ReductionPass::kExact)) return;
   ExactBlock(launch, 0);
   __syncthreads();
   if (threadIdx.x == 0) cuda::FinishExactReduction(launch);
 }
 
-__global__ void FinishReductionKernel(const DeviceLaunch launch) { cuda::FinishReduction(launch); }
+// The combine after the first pass, and after the second where it ran.
+__global__ void FinishReductionKernel(const DeviceLaunch launch, bool fp64_terms) {
+  if (fp64_terms && !NextPassIs(launch, ReductionPass::kFp64Terms)) return;
+  cuda::FinishReduction(launch, fp64_terms);
+}
 
 // The exact pass over every block, where FinishReduction asked for it (rarely: it returns at
 // once otherwise).
 __global__ void __launch_bounds__(kBlockLanes) ExactPartialsKernel(const DeviceLaunch launch) {
-  if (*launch.workspace.exact_pass == 0) return;
+  if (!NextPassIs(launch, ReductionPass::kExact)) return;
   ExactBlock(launch, blockIdx.x);
 }
 
@@ -217,9 +239,11 @@ const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
     return LaunchStatus();
   }
   const int64_t blocks = ReductionBlocks(problem.count);
-  BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch);
+  BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, false);
   if (blocks > 1) {
-    FinishReductionKernel<<<1, 1, 0, stream>>>(launch);
+    FinishReductionKernel<<<1, 1, 0, stream>>>(launch, false);
+    BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, true);
+    FinishReductionKernel<<<1, 1, 0, stream>>>(launch, true);
     ExactPartialsKernel<<<static_cast<unsigned>(blocks), kBlockLanes, 0, stream>>>(launch);
     FinishExactKernel<<<1, 1, 0, stream>>>(launch);
   }

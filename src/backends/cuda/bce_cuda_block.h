@@ -119,9 +119,24 @@ OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_
                     launch.operand[kOut].layout.type);
 }
 
-// What a mean or sum adds for flat element `flat` (bce_element.h: BceLossTerm).
-OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat) {
-  const ElementEstimate term = BceLossTerm(InputsAt(launch, flat));
+// Whether the launch is the fused loss-and-gradient pass (kGradSelfOut present).
+OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
+  return launch.operand[kGradSelfOut].access != Access::kAbsent;
+}
+
+// Whether the launch's mean or sum adds fp32 terms in its first pass (bce_element.h).
+OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
+  return openaclnn::SumsFp32Terms(launch.operand[kSelf].layout.type,
+                                  launch.operand[kOut].layout.type, Fused(launch));
+}
+
+// What a mean or sum adds for flat element `flat`: BceLossTerm32's fp32 term in a first pass
+// that SumsFp32Terms, else BceLossTerm's fp64 one.
+OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat,
+                                                bool fp64_terms) {
+  const ElementInputs in = InputsAt(launch, flat);
+  const ElementEstimate term =
+      !fp64_terms && SumsFp32Terms(launch) ? BceLossTerm32(in) : BceLossTerm(in);
   return {term.value, term.bound};
 }
 
@@ -134,11 +149,6 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
                                           int which = kOut) {
   const DeviceOperand& out = launch.operand[which];
   StoreFrom32(out.base, out.layout.type, ElementAt(launch, which, flat), value);
-}
-
-// Whether the launch is the fused loss-and-gradient pass (kGradSelfOut present).
-OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
-  return launch.operand[kGradSelfOut].access != Access::kAbsent;
 }
 
 // The fused pass's second result at flat element `flat`: the self gradient (of the problem's
@@ -185,21 +195,22 @@ OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, FloatType type, int64
   }
 }
 
-// The blocks' partials combined in block order, divided for mean, stored once rounded where
-// that rounding is certain; else the workspace's exact_pass word asks for the exact pass.
-OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch) {
+// The blocks' partials (of fp64 terms, or of the first pass's) combined in block order, divided
+// for mean, stored once rounded where that rounding is certain; else the workspace's next_pass
+// word asks for the next pass (ReductionPass).
+OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch, bool fp64_terms) {
   const DeviceOperand& out = launch.operand[kOut];
   double total = 0.0;
   const bool settled =
       SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count), launch.count,
                       launch.reduction == Reduction::kMean, out.layout.type, &total);
-  *launch.workspace.exact_pass = settled ? 0 : 1;
+  *launch.workspace.next_pass = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
   if (settled) StoreRounded(out.base, out.layout.type, out.layout.offset, total);
 }
 
 // The exact pass's combine and store, where FinishReduction asked for it.
 OPENACLNN_HOST_DEVICE inline void FinishExactReduction(const DeviceLaunch& launch) {
-  if (*launch.workspace.exact_pass == 0) return;
+  if (*launch.workspace.next_pass != ReductionPass::kExact) return;
   const DeviceOperand& out = launch.operand[kOut];
   const double total = ExactReduction(launch.workspace.exact, ReductionBlocks(launch.count),
                                       launch.count, launch.reduction == Reduction::kMean);

@@ -33,20 +33,26 @@ void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
   }
   const int64_t blocks = ReductionBlocks(problem.count);
   std::vector<Partial> terms(kReductionBlock);
-  for (int64_t block = 0; block < blocks; ++block) {
-    const int length = cuda::BlockLength(launch, block);
-    for (int i = 0; i < length; ++i) {
-      terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i);
-      if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, block * kReductionBlock + i);
+  const auto partials = [&](bool fp64_terms) {
+    for (int64_t block = 0; block < blocks; ++block) {
+      const int length = cuda::BlockLength(launch, block);
+      for (int i = 0; i < length; ++i) {
+        terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i, fp64_terms);
+        if (!fp64_terms && cuda::Fused(launch)) {
+          cuda::WriteGradientAt(launch, block * kReductionBlock + i);
+        }
+      }
+      Partial lanes[kBlockLanes];
+      for (int lane = 0; lane < kBlockLanes; ++lane) {
+        lanes[lane] = cuda::LaneSum(terms.data(), length, lane);
+      }
+      launch.workspace.partials[block] = FoldLanes(lanes);
     }
-    Partial lanes[kBlockLanes];
-    for (int lane = 0; lane < kBlockLanes; ++lane) {
-      lanes[lane] = cuda::LaneSum(terms.data(), length, lane);
-    }
-    launch.workspace.partials[block] = FoldLanes(lanes);
-  }
-  cuda::FinishReduction(launch);
-  if (*launch.workspace.exact_pass == 0) return;
+    cuda::FinishReduction(launch, fp64_terms);
+  };
+  partials(false);
+  if (*launch.workspace.next_pass == ReductionPass::kFp64Terms) partials(true);
+  if (*launch.workspace.next_pass != ReductionPass::kExact) return;
   for (int64_t block = 0; block < blocks; ++block) {
     math::exact::DD lanes[kBlockLanes];
     for (int lane = 0; lane < kBlockLanes; ++lane) {

@@ -708,6 +708,88 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
   }
 }
 
+// The terms of a 16-bit mean or sum (BceLossTerm32) against binary128: every 16-bit x of either
+// sign with |x| <= 90 (past kExpArgMax32, where the fp64 term takes over), each with hard and soft
+// labels and weights and pos_weights of 1, 0, tiny (fp32's subnormal range) and ordinary values,
+// in fp32 and in the logits' type; then random inputs. Every term within its bound, and the
+// fp32 ones (a bound of kLossTerm32Bound of the value) at most half of it, where they are most
+// of all.
+TEST(Loss32Terms, EveryTermIsWithinItsBound) {
+  const float labels[] = {0.0f, 1.0f, 0.5f, 0.3f, 0.99f, 1e-3f};
+  const float weights[] = {1.0f, 0.0f, 0.37f, 3.5f, 1e-30f, 3e38f};
+  const float pos_weights[] = {1.0f, 0.0f, 2.5f, 1e-40f, 0.7f};
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::vector<Input> inputs;
+    for (uint32_t bits = 0; bits < 0x8000; bits += kSampleScale) {  // every 10th under sanitizers
+      const auto half = static_cast<uint16_t>(bits);
+      const float a = type == FloatType::kFloat16 ? Float16ToFloat(half) : BFloat16ToFloat(half);
+      if (!(a <= 90.0f)) continue;
+      for (const float x : {a, -a}) {
+        for (const float t : labels) {
+          // Two of the other operands' combinations per label (all of them would be 2.4 million
+          // terms), chosen by the bits, so that each pair meets many x.
+          for (int k = 0; k < 2; ++k) {
+            const size_t pick = bits * 7 + static_cast<size_t>(k) * 13 + (x < 0 ? 5 : 0);
+            const float w = weights[pick % std::size(weights)];
+            const float p = pos_weights[(pick / 3) % std::size(pos_weights)];
+            inputs.push_back({x, k == 0 ? t : InTypeValue(t, type), w, p, 1.0f});
+          }
+        }
+      }
+    }
+    // Random inputs but for |x| > 700, whose log term exp(-|x|) lies below fp64's range: their
+    // fp64 terms drop it (and the exact pass, in double-double, too).
+    for (const Input& in : InType(RandomInputs(20261203, 100000 / kSampleScale), type)) {
+      if (std::fabs(in.x) <= 700.0f) inputs.push_back(in);
+    }
+    int64_t fp32_terms = 0;
+    double worst = 0;
+    for (const Input& in : inputs) {
+      const ElementEstimate term = BceLossTerm32({in.x, in.t, in.w, in.p, in.g});
+      const Exact exact = ExactLoss(in);
+      const Quad error = Abs((static_cast<Quad>(term.value) - exact.hi) - exact.lo);
+      ASSERT_LE(error, static_cast<Quad>(term.bound))
+          << TypeName(type) << " x=" << in.x << " t=" << in.t << " w=" << in.w << " p=" << in.p;
+      if (term.bound == term.value * math::kLossTerm32Bound && term.value != 0) {
+        ++fp32_terms;
+        worst = std::max(worst, static_cast<double>(error / static_cast<Quad>(term.bound)));
+      }
+    }
+    std::cout << TypeName(type) << ": " << inputs.size() << " terms, " << fp32_terms
+              << " in fp32, worst error " << worst << " of the bound\n";
+    EXPECT_GT(fp32_terms, static_cast<int64_t>(inputs.size()) * 3 / 4) << TypeName(type);
+    EXPECT_LT(worst, 0.5) << TypeName(type);
+  }
+}
+
+// A tile of 16-bit logits whose mean or sum has a 16-bit result adds the fp32 terms (each bound
+// kLossTerm32Bound of its value, so the tile's bound is that of its sum, bit for bit), and with an
+// fp32 result the fp64 ones (bounds of about 2^-43): the rule that keeps every backend's partials
+// the same bits, on every SIMD target.
+TEST(Loss32Terms, SixteenBitTotalsTakeThem) {
+  const int64_t count = 1000;
+  std::vector<uint16_t> x(count), t(count);
+  for (int64_t i = 0; i < count; ++i) {
+    x[i] = FloatToFloat16(static_cast<float>(i % 97) * 0.73f - 30.0f);
+    t[i] = FloatToFloat16(static_cast<float>(i % 11) / 10.0f);
+  }
+  TileInputs inputs;
+  inputs.operand[kSelf] = {x.data(), FloatType::kFloat16, false};
+  inputs.operand[kTarget] = {t.data(), FloatType::kFloat16, false};
+  for (const FloatType out : {FloatType::kFloat16, FloatType::kBFloat16, FloatType::kFloat32}) {
+    const Partial simd = EvaluateTile(LossKind::kLoss, 1.0, inputs, count, {nullptr, out}, true);
+    const Partial scalar =
+        EvaluateTileScalar(LossKind::kLoss, 1.0, inputs, count, {nullptr, out}, true);
+    EXPECT_EQ(simd.sum, scalar.sum) << TypeName(out);
+    EXPECT_EQ(simd.bound, scalar.bound) << TypeName(out);
+    if (out == FloatType::kFloat32) {
+      EXPECT_LT(simd.bound, simd.sum * 0x1p-40) << "fp64 terms";
+    } else {
+      EXPECT_EQ(simd.bound, simd.sum * math::kLossTerm32Bound) << TypeName(out) << ": fp32 terms";
+    }
+  }
+}
+
 // An interval that holds 0 leaves the sign open even where both of its ends round to zero (to -0
 // and +0, which compare equal): such a result must take the exact path, not the estimate's sign.
 TEST(Rounding, AnIntervalAcrossZeroIsOpenEvenWhereBothEndsRoundToZero) {
@@ -911,8 +993,13 @@ TEST(Rounding, TheFp32LossBitTestSettlesOnlyWhatTheBoundDecides) {
 }
 
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
-// its blocks, the combine, the total's rounding test and, where that fails, the exact pass.
-double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduction) {
+// its blocks, the combine, the total's rounding test and, where that fails, the fp64 pass and the
+// exact pass. With `passes`: which of those two ran, read off the workspace.
+struct Passes {
+  bool fp64_terms = false, exact = false;
+};
+double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduction,
+              Passes* passes = nullptr) {
   const auto count = static_cast<int64_t>(inputs.size());
   std::vector<float> columns[kOut];
   for (const Input& in : inputs) {
@@ -938,8 +1025,16 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
   problem.operands[kOut].slot = kOut;
   problem.operands[kOut].type = type;
   addresses[kOut] = out.data();
-  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
+  // NaN everywhere: an exact sum the exact pass did not write stays NaN.
+  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double),
+                                std::numeric_limits<double>::quiet_NaN());
   EXPECT_EQ(kCpuBceKernels.run(problem, {addresses, workspace.data(), nullptr}), nullptr);
+  if (passes != nullptr) {
+    const ReductionWorkspace areas = ReductionWorkspaceAt(workspace.data(), count);
+    // fp32 terms' bounds are 2^-20 of their values, fp64 terms' about 2^-43.
+    passes->fp64_terms = areas.partials[0].bound < 0x1p-30 * std::fabs(areas.partials[0].sum);
+    passes->exact = !std::isnan(areas.exact[0].hi);
+  }
   return Load(out, type, 0);
 }
 
@@ -971,6 +1066,61 @@ TEST_P(ReductionRounding, RandomSumsAndMeansAreTheExactTotalRoundedOnce) {
     ExpectEveryResultRounded(quality, std::string(reduction == Reduction::kSum ? "sum" : "mean") +
                                           " of " + std::to_string(length) + " losses " +
                                           TypeName(type));
+  }
+}
+
+// 16-bit totals of 16-bit terms (BceLossTerm32, each within about 2^-22 of its value) whose
+// exact value lies within 4 fp32 ulps of a midpoint of the type, where the fp32 estimate often
+// lies on the other side of it: the bounds must send them to the exact pass. One element alone,
+// and the same element among 5000 (a sum) or 8192 (a mean) of zero weight: two blocks, exact +0
+// terms.
+TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::mt19937 rng(20261204);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
+        type,
+        [&](int64_t i) {
+          Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+                   static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
+          if (i % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
+          return in;
+        },
+        [](const Input& in) {
+          const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
+          return in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
+        });
+    ASSERT_GT(near_midpoints.size(), 200 / kSampleScale) << TypeName(type);
+    Quality alone;
+    for (const Input& in : near_midpoints) {
+      Record(alone, Reduce({in}, type, Reduction::kSum), ExactReduction({in}, Reduction::kSum),
+             type);
+    }
+    ExpectEveryResultRounded(alone, std::string("sum of one next to a midpoint ") + TypeName(type));
+    // Where the fp32 terms leave a total open (many of these), the fp64 terms settle it: the exact
+    // pass, a thousand times slower, stays as rare as for fp32 results.
+    int64_t fp64_passes = 0, exact_passes = 0;
+    for (const Input& in : near_midpoints) {
+      Passes passes;
+      Reduce({in}, type, Reduction::kSum, &passes);
+      fp64_passes += passes.fp64_terms;
+      exact_passes += passes.exact;
+    }
+    std::cout << TypeName(type) << ": of " << near_midpoints.size() << " totals, " << fp64_passes
+              << " took the fp64 pass and " << exact_passes << " the exact pass\n";
+    EXPECT_GT(fp64_passes, static_cast<int64_t>(near_midpoints.size()) / 10) << TypeName(type);
+    EXPECT_LE(exact_passes, fp64_passes / 100) << TypeName(type);
+    for (const Reduction reduction : {Reduction::kSum, Reduction::kMean}) {
+      Quality among;
+      for (size_t i = 0; i < near_midpoints.size(); i += 64) {  // the long form is slow to build
+        std::vector<Input> spread(reduction == Reduction::kMean ? 8192 : 5000,
+                                  Input{1.0f, 0.5f, 0.0f, 1.0f, 1.0f});
+        spread[4100] = near_midpoints[i];
+        Record(among, Reduce(spread, type, reduction), ExactReduction(spread, reduction), type);
+      }
+      const std::string name = reduction == Reduction::kSum ? "sum" : "mean";
+      ExpectEveryResultRounded(among, name + " of one among zero weights " + TypeName(type));
+    }
   }
 }
 
