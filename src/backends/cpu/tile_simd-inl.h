@@ -631,6 +631,8 @@ struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
   static constexpr bool kReadsGradOutput = kKind != LossKind::kLoss || kFused;
+  // kFast32's target gradient without weights: exact products in fp32 lanes (ExactGradTargetOf).
+  static constexpr bool kExactTarget = kKind == LossKind::kGradTarget && kUnweighted;
   // The 16-bit evaluators in fp32 lanes read their operands in place (NarrowSource); the fp64
   // formulas of the weighted gradients and the fused pass convert each operand's halves from
   // memory, and staging them costs less than converting them in the loop (traced fp16 loop of
@@ -655,7 +657,7 @@ struct Evaluator {
     StepResults<kStep> results;
     if constexpr (kFast32) {
       if (targets.sum) SumTerms32<kStep>(in, i, kStepLanes<kStep>, results);
-      bool open = !InRange32(in);
+      bool open = !kExactTarget && !InRange32(in);  // the target gradient needs no exp
       if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
       if (HWY_UNLIKELY(open)) TakeValues(ValuesInFp64<kStep>(i, kStepLanes<kStep>), results);
     } else {
@@ -1062,16 +1064,19 @@ struct Evaluator {
     return all;
   }
 
-  // A 16-bit target gradient of 16-bit logits without weights, for a 16-bit gradOutput and a
-  // scale 2^k (|k| <= 64; RunTileWeighted), in fp32 lanes: -x*g*scale, a product of two 16-bit
-  // values (at most 22 bits) and 2^k, is exact in fp32 wherever g*scale and the value are normal
-  // fp32, and its rounding onto the grid is then the result; no transcendental. Formed as
-  // GradTarget64 forms it (x >= 0: 0 - |x|), so that the exact zeros (x or g zero, g*scale finite)
-  // get its sign.
-  template <size_t kStep, bool kFp16>
-  HWY_INLINE bool ExactGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
-                                      bool* open_vectors) const {
-    constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
+  // The target gradient without weights, for a scale 2^k (|k| <= 64; RunTileWeighted), in fp32
+  // lanes: -x*g*scale, no transcendental. g*scale is exact where it is a normal fp32. A 16-bit
+  // result (`kType`) of 16-bit logits and gradOutput: the product of two 16-bit values (at most
+  // 22 bits) is exact too wherever the value is a normal fp32, and its rounding onto the grid is
+  // then the result. An fp32 result: the product's own rounding is the result (IEEE rounds it
+  // once, correctly), here where it is a normal fp32. Formed as GradTarget64 forms it (x >= 0:
+  // 0 - |x|), so that the exact zeros (x or g zero, g*scale finite) get its sign.
+  template <size_t kStep, FloatType kType>
+  HWY_INLINE bool ExactGradTargetOf(const Operands<kStep>& in, Vectors<kStep>* values,
+                                    bool* open_vectors) const {
+    constexpr uint32_t kLimitBits = kType == FloatType::kFloat32   ? kFp32InfinityBits
+                                    : kType == FloatType::kFloat16 ? kFp16LimitBits
+                                                                   : kBf16LimitBits;
     const V zero = hn::Zero(D()), scale = hn::Set(D(), static_cast<float>(scale64));
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
@@ -1079,14 +1084,19 @@ struct Evaluator {
       const V a = hn::Abs(x);
       const V scaled_g = g * scale;
       const V v = scaled_g * hn::IfThenElse(hn::Lt(x, zero), a, zero - a);
-      const auto exact = hn::And(
-          InNormalRange(hn::Abs(v), kFp32LeastNormalBits, kFp16 ? kFp16LimitBits : kBf16LimitBits),
-          InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
+      const auto exact =
+          hn::And(InNormalRange(hn::Abs(v), kFp32LeastNormalBits, kLimitBits),
+                  InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
       const auto exact_zero =
           hn::And(hn::Or(hn::Eq(x, zero), hn::Eq(g, zero)), hn::IsFinite(scaled_g));
       open_vectors[j] = !hn::AllTrue(D(), hn::Or(exact, exact_zero));
       all = all && !open_vectors[j];
-      (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
+      if constexpr (kType == FloatType::kFloat32) {
+        (*values)[j] = v;
+      } else {
+        constexpr Grid kGrid = GridOf(kType);
+        (*values)[j] = HwyOpsOf<D>::RoundToGrid(v, kGrid.precision, kGrid.min_exponent);
+      }
     }
     return all;
   }
@@ -1124,13 +1134,19 @@ struct Evaluator {
           } else if constexpr (kKind == LossKind::kGradSelf) {
             return FastGradSelf16Of<kStep, kFp16>(in, values, open_vectors);
           } else if constexpr (kUnweighted) {
-            return ExactGradTarget16Of<kStep, kFp16>(in, values, open_vectors);
+            constexpr FloatType kType = kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16;
+            return ExactGradTargetOf<kStep, kType>(in, values, open_vectors);
           } else {
             return FastGradTarget16Of<kStep, kFp16>(in, values, open_vectors);
           }
         };
-        const bool settled = targets.value_type == FloatType::kFloat16 ? on_grid(std::true_type{})
-                                                                       : on_grid(std::false_type{});
+        bool settled;
+        if (kExactTarget && targets.value_type == FloatType::kFloat32) {
+          settled = ExactGradTargetOf<kStep, FloatType::kFloat32>(in, &results.value, open_vectors);
+        } else {
+          settled = targets.value_type == FloatType::kFloat16 ? on_grid(std::true_type{})
+                                                              : on_grid(std::false_type{});
+        }
         for (size_t j = 0; !settled && j < kStep; ++j) {
           if (open_vectors[j]) {
             results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
@@ -1574,19 +1590,23 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   // Stored 16-bit results of 16-bit logits are formed in fp32 lanes (kFast32), with a rounding
   // test per lane: the fp32 transcendentals' errors are measured over every 16-bit |x| (math.h:
   // kExpError32, kLog1pExpError32). The fused pass takes them into the fp64 formulas instead;
-  // the unweighted target gradient, which needs none, is exact in fp32 only for a 16-bit
-  // gradOutput and a power-of-two scale (otherwise the fp64 path rounds it once from fp64, or by
-  // the interval test).
+  // the target gradient without weights needs none (exact_target below; otherwise the fp64 path
+  // rounds it once from fp64, or by the interval test).
   // A mean or sum with fp32 terms (SumsFp32Terms: BceLossTerm32) takes kFast32, which forms them;
   // any other adds the fp64 terms of the fp64 evaluator.
   const bool x16 = Is16Bit(inputs.operand[kSelf].type);
   const bool sum32 = SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused);
-  const bool store32 =
-      targets.store_value && x16 && Is16Bit(targets.value_type) &&
-      (!kFused || Is16Bit(targets.gradient_type)) &&
-      (kKind != LossKind::kGradTarget || !kUnweighted ||
-       (IsPowerOfTwo(gradient_scale) && Is16Bit(inputs.operand[kGradOutput].type)));
-  const bool fast32 = targets.sum ? sum32 : store32;
+  // The target gradient without weights for a power-of-two scale, -x*g*scale in fp32: to an fp32
+  // result of any operand types; to a 16-bit one only of 16-bit logits and gradOutput, whose
+  // product fp32 holds exactly (an fp32 one would be rounded twice).
+  constexpr bool kExactTarget = kKind == LossKind::kGradTarget && kUnweighted;
+  const bool exact_target =
+      kExactTarget && targets.store_value && IsPowerOfTwo(gradient_scale) &&
+      (targets.value_type == FloatType::kFloat32 ||
+       (x16 && Is16Bit(targets.value_type) && Is16Bit(inputs.operand[kGradOutput].type)));
+  const bool store32 = !kExactTarget && targets.store_value && x16 && Is16Bit(targets.value_type) &&
+                       (!kFused || Is16Bit(targets.gradient_type));
+  const bool fast32 = targets.sum ? sum32 : store32 || exact_target;
   if (fast32) {
     return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
                                                        targets, staging);

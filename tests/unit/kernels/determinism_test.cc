@@ -76,7 +76,7 @@ TileData MakeTileData(int64_t count) {
   data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f, 0.5f, kInf, kNaN, -kInf});
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
-  data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN});
+  data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
   return data;
 }
 
@@ -188,6 +188,16 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
             name + " n=" + std::to_string(n) + " out=" + std::to_string(static_cast<int>(out));
         Compare(fp32, n, out, true, tag + " fp32");
         Compare(mixed, n, out, true, tag + " mixed");
+        // Without weights, at power-of-two scales: the target gradient's exact products in fp32
+        // lanes (for every output type from fp32 operands, and from narrow logits).
+        TileInputs fp32_unweighted = fp32, mixed_unweighted = mixed;
+        fp32_unweighted.operand[kWeight] = fp32_unweighted.operand[kPosWeight] = {};
+        mixed_unweighted.operand[kPosWeight] = {};
+        for (const double scale : {1.0, 0.25, 0x1p-64}) {
+          const std::string at = tag + " scale=" + std::to_string(scale);
+          Compare(fp32_unweighted, n, out, false, at + " fp32 unweighted", scale);
+          Compare(mixed_unweighted, n, out, false, at + " mixed unweighted", scale);
+        }
         if (out == FloatType::kFloat32) continue;
         TileInputs half;  // every operand fp16, and without weights
         for (int which = kSelf; which < kOut; ++which)

@@ -453,7 +453,7 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
 }
 
 // 16-bit target gradients of 16-bit logits without weights, -x*g*scale, which the SIMD evaluator
-// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTarget16Of): random inputs and
+// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTargetOf): random inputs and
 // the edges of fp32's range (bf16 values whose product over- or underflows it), at scales 1,
 // 2^-10 and 2^-64, and 1/1000 (the fp64 path). Every result correctly rounded.
 TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
