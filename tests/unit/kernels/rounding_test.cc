@@ -361,6 +361,25 @@ std::vector<Input> DrawsNearMidpoints(FloatType type, Draw draw, Value value) {
   return found;
 }
 
+// Weighted losses of `type` within 4 fp32 ulps of a midpoint (DrawsNearMidpoints): |x| < 8, w in
+// [0, 4], p in [0, 8], half of them with the label on the log term's side (t = 0 for x < 0, 1 for
+// x > 0), where the loss is w*p*log1p(exp(-|x|)) alone and the fp32 log term's error is whole.
+std::vector<Input> WeightedLossesNearMidpoints(FloatType type, std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  return DrawsNearMidpoints(
+      type,
+      [&](int64_t i) {
+        Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
+                 static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
+        if (i % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
+        return in;
+      },
+      [](const Input& in) {
+        const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
+        return in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
+      });
+}
+
 // A named set of inputs, evaluated at `scale`.
 struct InputSet {
   const char* name;
@@ -432,20 +451,7 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
       }
       edges.push_back(in);
     }
-    // Half of them with the label on the log term's side (t = 0 for x < 0, 1 for x > 0), where
-    // the loss is w*p*log1p(exp(-|x|)) alone and the fp32 log term's error is whole.
-    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
-        type,
-        [&](int64_t i) {
-          Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
-                   static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
-          if (i % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
-          return in;
-        },
-        [](const Input& in) {
-          const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
-          return in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
-        });
+    const std::vector<Input> near_midpoints = WeightedLossesNearMidpoints(type, rng);
     ExpectWeightedHalfRounded(
         LossKind::kLoss, type,
         {{"random", random, 1.0}, {"edges", edges, 1.0}, {"near midpoints", near_midpoints, 1.0}});
@@ -1078,19 +1084,7 @@ TEST_P(ReductionRounding, RandomSumsAndMeansAreTheExactTotalRoundedOnce) {
 TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::mt19937 rng(20261204);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    const std::vector<Input> near_midpoints = DrawsNearMidpoints(
-        type,
-        [&](int64_t i) {
-          Input in{static_cast<float>(16 * unit(rng) - 8), static_cast<float>(unit(rng)),
-                   static_cast<float>(4 * unit(rng)), static_cast<float>(8 * unit(rng)), 1.0f};
-          if (i % 2 == 0) in.t = in.x < 0 ? 0.0f : 1.0f;
-          return in;
-        },
-        [](const Input& in) {
-          const double a = std::fabs(double{in.x}), pos = double{in.p} * in.t, neg = 1.0 - in.t;
-          return in.w * ((in.x < 0 ? pos : neg) * a + (pos + neg) * std::log1p(std::exp(-a)));
-        });
+    const std::vector<Input> near_midpoints = WeightedLossesNearMidpoints(type, rng);
     ASSERT_GT(near_midpoints.size(), 200 / kSampleScale) << TypeName(type);
     Quality alone;
     for (const Input& in : near_midpoints) {
