@@ -139,21 +139,27 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in
   return BceEstimate(LossKind::kLoss, 1.0, in);
 }
 
-// What a mean or sum adds for one element of the loss where SumsFp32Terms says so:
-// WeightedLoss32 in fp32 with a bound of kLossTerm32Bound of its value, where its error holds:
-// |x| <= kExpArgMax32, t in [+0, 1], w and p in [+0, FLT_MAX] (as bit ranges: -0 is outside),
-// and S >= 2^-102 with w * S a normal fp32 above 2^-126, or w = +0 with S finite (the term then
-// exactly +0); BceLossTerm's fp64 term otherwise. An 11- or 8-bit total needs no more: its
-// rounding test fails for about 1 fp16 total in 400 and 1 bf16 total in 3000 (random logits
-// within +-8), which the fp64 terms then settle.
-OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm32(const ElementInputs& in) {
+// What a mean or sum adds for one element of the loss where SumsFp32Terms says so: the loss in
+// fp32 with a bound of kLossTerm32Bound of its value, where its error holds: |x| <=
+// kExpArgMax32 and t in [+0, 1] (as a bit range: -0 is outside); `unweighted` (weight and
+// pos_weight absent, as every backend sees them) UnweightedLoss32, else WeightedLoss32 for w and
+// p in [+0, FLT_MAX] with S >= 2^-102 and w * S a normal fp32 above 2^-126, or w = +0 with S
+// finite (the term then exactly +0); BceLossTerm's fp64 term otherwise. An 11- or 8-bit total needs
+// no more: its rounding test fails for about 1 fp16 total in 400 and 1 bf16 total in 3000 (random
+// logits within +-8), which the fp64 terms then settle.
+OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm32(const ElementInputs& in,
+                                                           bool unweighted) {
   using O32 = math::ScalarOps;
   constexpr uint32_t kOneBits = 0x3f800000u, kLargestBits = 0x7f7fffffu;
   const float a = std::fabs(in.x);
   const bool in_domain = a <= math::kExpArgMax32 && BitCast<uint32_t>(in.t) <= kOneBits &&
-                         BitCast<uint32_t>(in.w) <= kLargestBits &&
-                         BitCast<uint32_t>(in.p) <= kLargestBits;
+                         (unweighted || (BitCast<uint32_t>(in.w) <= kLargestBits &&
+                                         BitCast<uint32_t>(in.p) <= kLargestBits));
   if (!in_domain) return BceLossTerm(in);
+  if (unweighted) {
+    const double value = math::UnweightedLoss32<O32>(in.x, in.t, math::Log1pExpNeg32<O32>(a));
+    return {value, value * math::kLossTerm32Bound};
+  }
   const auto loss = math::WeightedLoss32<O32>(in.x, in.t, in.w, in.p, math::Log1pExpNeg32<O32>(a));
   const bool bounded =
       (loss.inner >= 0x1p-102f && loss.value > 0x1p-126f && loss.value <= 0x1.fffffep127f) ||

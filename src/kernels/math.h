@@ -126,10 +126,10 @@ inline constexpr double kSelfGradientError32 = 1.5 * kExpError32 + kEstimateErro
 // 2^-39 covers those and a bound formed as this fraction of the estimate rather than of the exact
 // value (up to 2^-20 smaller).
 inline constexpr double kWeightedLoss32Error = kLog1pExpError32 + 0x1p-22 + 0x1p-39;
-// The bound of each WeightedLoss32 term of a 16-bit mean or sum (BceLossTerm32), as a fraction of
-// its value: at least kWeightedLoss32Error, and a power of two, so that a term's bound is exact and
-// a sum of such bounds is this fraction of the sum of their values, bit for bit (the CPU forms it
-// from that sum: SumTerms32).
+// The bound of each UnweightedLoss32 or WeightedLoss32 term of a 16-bit mean or sum
+// (BceLossTerm32), as a fraction of its value: at least either's error, and a power of two, so that
+// a term's bound is exact and a sum of such bounds is this fraction of the sum of their values, bit
+// for bit (the CPU forms it from that sum: SumTerms32).
 inline constexpr double kLossTerm32Bound = 0x1p-20;
 static_assert(kLossTerm32Bound >= kWeightedLoss32Error);
 // sigmoid(-|x|) = e/(1 + e) wholly in fp32 (the CPU's 16-bit self gradients without weights): e

@@ -28,6 +28,8 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
                            const TileOutput& gradient) {
   const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
   const bool terms32 = SumsFp32Terms(inputs.operand[kSelf].type, output.type, with_gradient);
+  const bool unweighted =
+      inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
   Partial lanes[kBlockLanes];
   for (int64_t i = 0; i < count; ++i) {
     const ElementInputs element = ElementOf(inputs, i);
@@ -40,7 +42,8 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
       cpu::StoreFrom32(gradient.data, gradient.StoredAs(), i, value);
     }
     if (sum && kind == LossKind::kLoss) {
-      const ElementEstimate term = terms32 ? BceLossTerm32(element) : BceLossTerm(element);
+      const ElementEstimate term =
+          terms32 ? BceLossTerm32(element, unweighted) : BceLossTerm(element);
       lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Partial{term.value, term.bound};
     }
   }

@@ -814,7 +814,8 @@ struct Evaluator {
   }
 
   // kFast32's mean/sum terms of the step at i, n of whose elements are the tile's, lane for lane
-  // as BceLossTerm32 forms them: WeightedLoss32 and its bound in its domain; a vector with a lane
+  // as BceLossTerm32 forms them: UnweightedLoss32 or WeightedLoss32 (kUnweighted: weight and
+  // pos_weight absent) and its bound in its domain; a vector with a lane
   // outside it takes the fp64 evaluator's terms there (about 1 vector in 2^15 on random inputs),
   // or where `open` is given sets it instead.
   template <size_t kStep>
@@ -826,16 +827,23 @@ struct Evaluator {
     Wide64<2 * kStep> sum, bound;
     for (size_t j = 0; j < kStep; ++j) {
       const V a = hn::Abs(in.x[j]);
-      const auto loss =
-          WeightedLoss32<O32>(in.x[j], in.t[j], in.w[j], in.p[j], Log1pExpNeg32<O32>(a));
-      const auto bounded =
-          hn::Or(hn::And(hn::Ge(loss.inner, hn::Set(D(), 0x1p-102f)),
-                         InNormalRange(loss.value, kFp32LeastNormalBits, kFp32InfinityBits)),
-                 hn::And(hn::Eq(in.w[j], zero), hn::IsFinite(loss.inner)));
-      const auto in_domain = hn::And(
-          hn::And(hn::Le(a, hn::Set(D(), math::kExpArgMax32)), NonNegativeLanes(in, j)), bounded);
-      sum.part[2 * j] = Lower64(loss.value);
-      sum.part[2 * j + 1] = Upper64(loss.value);
+      auto in_domain =
+          hn::And(hn::Le(a, hn::Set(D(), math::kExpArgMax32)), NonNegativeLanes(in, j));
+      V value;
+      if constexpr (kUnweighted) {
+        value = UnweightedLoss32<O32>(in.x[j], in.t[j], Log1pExpNeg32<O32>(a));
+      } else {
+        const auto loss =
+            WeightedLoss32<O32>(in.x[j], in.t[j], in.w[j], in.p[j], Log1pExpNeg32<O32>(a));
+        const auto bounded =
+            hn::Or(hn::And(hn::Ge(loss.inner, hn::Set(D(), 0x1p-102f)),
+                           InNormalRange(loss.value, kFp32LeastNormalBits, kFp32InfinityBits)),
+                   hn::And(hn::Eq(in.w[j], zero), hn::IsFinite(loss.inner)));
+        in_domain = hn::And(in_domain, bounded);
+        value = loss.value;
+      }
+      sum.part[2 * j] = Lower64(value);
+      sum.part[2 * j + 1] = Upper64(value);
       bound.part[2 * j] = sum.part[2 * j] * error;
       bound.part[2 * j + 1] = sum.part[2 * j + 1] * error;
       const int64_t at = static_cast<int64_t>(j) * kLanes;
@@ -921,9 +929,7 @@ struct Evaluator {
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
-      const V x = in.x[j];
-      const V log_term = Log1pExpNeg32<O32>(hn::Abs(x));
-      const V value = hn::NegMulAdd(x, in.t[j], hn::Max(x, hn::Zero(D()))) + log_term;
+      const V value = UnweightedLoss32<O32>(in.x[j], in.t[j], Log1pExpNeg32<O32>(hn::Abs(in.x[j])));
       open_vectors[j] = !hn::AllTrue(D(), FarFrom16Boundaries32<kLoss32Reach32>(value, kFp16));
       all = all && !open_vectors[j];
       (*values)[j] = O32::RoundToGrid(value, kGrid.precision, kGrid.min_exponent);

@@ -135,8 +135,10 @@ OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
 OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat,
                                                 bool fp64_terms) {
   const ElementInputs in = InputsAt(launch, flat);
+  const bool unweighted = launch.operand[kWeight].access == Access::kAbsent &&
+                          launch.operand[kPosWeight].access == Access::kAbsent;
   const ElementEstimate term =
-      !fp64_terms && SumsFp32Terms(launch) ? BceLossTerm32(in) : BceLossTerm(in);
+      !fp64_terms && SumsFp32Terms(launch) ? BceLossTerm32(in, unweighted) : BceLossTerm(in);
   return {term.value, term.bound};
 }
 

@@ -93,7 +93,8 @@ struct Case {
   Reduction reduction;
   FloatType type;
   Layout layout;
-  bool fused;  // the one-pass loss and self gradient (kind kLoss)
+  bool fused;               // the one-pass loss and self gradient (kind kLoss)
+  bool unweighted = false;  // weight and pos_weight absent
 };
 
 class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
@@ -139,6 +140,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     operand.slot = which;
     operand.type = c.type;
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
+    if ((which == kWeight || which == kPosWeight) && c.unweighted) operand.slot = -1;
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
@@ -204,6 +206,10 @@ std::vector<Case> AllCases() {
           if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
           cases.push_back({kind, reduction, type, layout, false});
           if (kind == LossKind::kLoss) cases.push_back({kind, reduction, type, layout, true});
+          // Means and sums without weights: another formula for 16-bit terms (BceLossTerm32).
+          if (kind == LossKind::kLoss && reduction != Reduction::kNone) {
+            cases.push_back({kind, reduction, type, layout, false, true});
+          }
         }
       }
     }

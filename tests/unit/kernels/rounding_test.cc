@@ -716,16 +716,16 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
 
 // The terms of a 16-bit mean or sum (BceLossTerm32) against binary128: every 16-bit x of either
 // sign with |x| <= 90 (past kExpArgMax32, where the fp64 term takes over), each with hard and soft
-// labels and weights and pos_weights of 1, 0, tiny (fp32's subnormal range) and ordinary values,
-// in fp32 and in the logits' type; then random inputs. Every term within its bound, and the
-// fp32 ones (a bound of kLossTerm32Bound of the value) at most half of it, where they are most
-// of all.
+// labels, in fp32 and in the logits' type, without weights (UnweightedLoss32) and with weights
+// and pos_weights of 1, 0, tiny (fp32's subnormal range) and ordinary values; then random inputs.
+// Every term within its bound, and the fp32 ones (a bound of kLossTerm32Bound of the value) at
+// most half of it, where they are most of all.
 TEST(Loss32Terms, EveryTermIsWithinItsBound) {
   const float labels[] = {0.0f, 1.0f, 0.5f, 0.3f, 0.99f, 1e-3f};
   const float weights[] = {1.0f, 0.0f, 0.37f, 3.5f, 1e-30f, 3e38f};
   const float pos_weights[] = {1.0f, 0.0f, 2.5f, 1e-40f, 0.7f};
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
-    std::vector<Input> inputs;
+    std::vector<std::pair<Input, bool>> inputs;                     // and whether without weights
     for (uint32_t bits = 0; bits < 0x8000; bits += kSampleScale) {  // every 10th under sanitizers
       const auto half = static_cast<uint16_t>(bits);
       const float a = type == FloatType::kFloat16 ? Float16ToFloat(half) : BFloat16ToFloat(half);
@@ -738,7 +738,9 @@ TEST(Loss32Terms, EveryTermIsWithinItsBound) {
             const size_t pick = bits * 7 + static_cast<size_t>(k) * 13 + (x < 0 ? 5 : 0);
             const float w = weights[pick % std::size(weights)];
             const float p = pos_weights[(pick / 3) % std::size(pos_weights)];
-            inputs.push_back({x, k == 0 ? t : InTypeValue(t, type), w, p, 1.0f});
+            const float label = k == 0 ? t : InTypeValue(t, type);
+            inputs.push_back({{x, label, w, p, 1.0f}, false});
+            inputs.push_back({{x, label, 1.0f, 1.0f, 1.0f}, true});
           }
         }
       }
@@ -747,16 +749,17 @@ TEST(Loss32Terms, EveryTermIsWithinItsBound) {
     // fp64 terms drop it with a bound of 0 (no total can tell: a total on a midpoint never
     // settles, and the exact pass keeps the sign of what lies below its range).
     for (const Input& in : InType(RandomInputs(20261203, 100000 / kSampleScale), type)) {
-      if (std::fabs(in.x) <= 700.0f) inputs.push_back(in);
+      if (std::fabs(in.x) <= 700.0f) inputs.push_back({in, false});
     }
     int64_t fp32_terms = 0;
     double worst = 0;
-    for (const Input& in : inputs) {
-      const ElementEstimate term = BceLossTerm32({in.x, in.t, in.w, in.p, in.g});
+    for (const auto& [in, unweighted] : inputs) {
+      const ElementEstimate term = BceLossTerm32({in.x, in.t, in.w, in.p, in.g}, unweighted);
       const Exact exact = ExactLoss(in);
       const Quad error = Abs((static_cast<Quad>(term.value) - exact.hi) - exact.lo);
       ASSERT_LE(error, static_cast<Quad>(term.bound))
-          << TypeName(type) << " x=" << in.x << " t=" << in.t << " w=" << in.w << " p=" << in.p;
+          << TypeName(type) << " x=" << in.x << " t=" << in.t << " w=" << in.w << " p=" << in.p
+          << (unweighted ? " unweighted" : "");
       if (term.bound == term.value * math::kLossTerm32Bound && term.value != 0) {
         ++fp32_terms;
         worst = std::max(worst, static_cast<double>(error / static_cast<Quad>(term.bound)));
