@@ -242,8 +242,10 @@ const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
   BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, false);
   if (blocks > 1) {
     FinishReductionKernel<<<1, 1, 0, stream>>>(launch, false);
-    BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, true);
-    FinishReductionKernel<<<1, 1, 0, stream>>>(launch, true);
+    if (cuda::SumsFp32Terms(launch)) {  // the fp64 pass, which returns at once where not asked for
+      BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, true);
+      FinishReductionKernel<<<1, 1, 0, stream>>>(launch, true);
+    }
     ExactPartialsKernel<<<static_cast<unsigned>(blocks), kBlockLanes, 0, stream>>>(launch);
     FinishExactKernel<<<1, 1, 0, stream>>>(launch);
   }
