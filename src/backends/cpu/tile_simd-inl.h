@@ -453,6 +453,7 @@ HWY_INLINE hn::Mask<D> SettledOnGridBy(V v, hn::Vec<hn::RebindToUnsigned<D>> rea
 // other operand in that form first), so a load is one plain vector load, and the loop has no
 // branch on types or broadcasts that would cut it into pieces the compiler schedules apart.
 struct Source {
+  static constexpr bool kNarrow = false;
   const float* data = nullptr;
 
   V Load(int64_t i) const { return hn::LoadU(D(), data + i); }
@@ -465,29 +466,54 @@ struct Source {
   float Element(int64_t k) const { return data[k]; }
 };
 
-// The float vector at element i of contiguous fp16 or bf16 values, widened (exactly).
-V LoadWidened(const void* data, FloatType type, int64_t i) {
-  if (type == FloatType::kFloat16) {
+// The float vector at element i of contiguous values of kType, widened (exactly).
+template <FloatType kType>
+V LoadAs(const void* data, int64_t i) {
+  if constexpr (kType == FloatType::kFloat32) {
+    return hn::LoadU(D(), static_cast<const float*>(data) + i);
+  } else if constexpr (kType == FloatType::kFloat16) {
     return hn::PromoteTo(D(), hn::LoadU(hn::Rebind<hwy::float16_t, D>(),
                                         static_cast<const hwy::float16_t*>(data) + i));
+  } else {
+    const hn::RebindToUnsigned<D> du32;
+    const auto bits = hn::PromoteTo(
+        du32, hn::LoadU(hn::Rebind<uint16_t, D>(), static_cast<const uint16_t*>(data) + i));
+    return hn::BitCast(D(), hn::ShiftLeft<16>(bits));
   }
-  const hn::RebindToUnsigned<D> du32;
-  const auto bits = hn::PromoteTo(
-      du32, hn::LoadU(hn::Rebind<uint16_t, D>(), static_cast<const uint16_t*>(data) + i));
-  return hn::BitCast(D(), hn::ShiftLeft<16>(bits));
+}
+// The same of fp16 or bf16 values, the type known at run time.
+V LoadWidened(const void* data, FloatType type, int64_t i) {
+  return type == FloatType::kFloat16 ? LoadAs<FloatType::kFloat16>(data, i)
+                                     : LoadAs<FloatType::kBFloat16>(data, i);
+}
+
+// The one in-memory type of every operand a kFast32 evaluator reads and of the outputs it
+// stores, where they share one (RunTileWeighted: UniformOf); kAny: each its own, read and stored
+// with a branch on it per vector (in the fp16 self gradient 13% of its time).
+enum class Uniform { kAny, kFloat32, kFloat16, kBFloat16 };
+constexpr FloatType TypeOf(Uniform uniform) {
+  return uniform == Uniform::kFloat16    ? FloatType::kFloat16
+         : uniform == Uniform::kBFloat16 ? FloatType::kBFloat16
+                                         : FloatType::kFloat32;
 }
 
 // A Source of any float type, widened as it is loaded: the operands of the unweighted 16-bit
 // evaluators (kFast32 without weights), whose 16-bit inputs staged in fp32 first cost a sixth of
 // their time (three 16 KiB buffers written, which with the inputs do not fit L1). The type is the
 // same for every load of a tile: its branch is always predicted.
+template <Uniform kUniform>
 struct NarrowSource {
+  static constexpr bool kNarrow = true;
   const void* data = nullptr;
   FloatType type = FloatType::kFloat32;
 
   V Load(int64_t i) const {
-    if (type == FloatType::kFloat32) return hn::LoadU(D(), static_cast<const float*>(data) + i);
-    return LoadWidened(data, type, i);
+    if constexpr (kUniform != Uniform::kAny) {
+      return LoadAs<TypeOf(kUniform)>(data, i);
+    } else {
+      if (type == FloatType::kFloat32) return LoadAs<FloatType::kFloat32>(data, i);
+      return LoadWidened(data, type, i);
+    }
   }
   V LoadPartial(int64_t i, int64_t remaining) const {
     HWY_ALIGN float values[hn::MaxLanes(D())] = {};
@@ -518,16 +544,20 @@ void StageOperand(const TileOperand& operand, int64_t count, float* staged) {
 // The operands a kind reads, each as a contiguous fp32 Source: in place where it is one, else
 // staged (StageOperand). Weight and pos_weight are not read when both are absent (`unweighted`).
 // A NarrowSource reads every contiguous operand in place, whatever its type.
+// Whether `kind` reads input operand `which`.
+constexpr bool Reads(LossKind kind, bool fused, bool unweighted, int which) {
+  return !(which == kTarget && kind == LossKind::kGradTarget) &&
+         !(which == kGradOutput && kind == LossKind::kLoss && !fused) &&
+         !((which == kWeight || which == kPosWeight) && unweighted);
+}
+
 template <class SourceT>
 std::array<SourceT, kOut> StageInputs(LossKind kind, bool fused, bool unweighted,
                                       const TileInputs& in, int64_t count, TileStaging& staging) {
-  constexpr bool kNarrow = std::is_same_v<SourceT, NarrowSource>;
+  constexpr bool kNarrow = SourceT::kNarrow;
   std::array<SourceT, kOut> sources;
   for (int which = kSelf; which < kOut; ++which) {
-    const bool read = !(which == kTarget && kind == LossKind::kGradTarget) &&
-                      !(which == kGradOutput && kind == LossKind::kLoss && !fused) &&
-                      !((which == kWeight || which == kPosWeight) && unweighted);
-    if (!read) continue;
+    if (!Reads(kind, fused, unweighted, which)) continue;
     const TileOperand& operand = in.operand[which];
     const bool contiguous = operand.data != nullptr && !operand.splat;
     if (contiguous && operand.StoredAs() == FloatType::kFloat32) {
@@ -558,20 +588,33 @@ hn::Vec<hn::Rebind<uint16_t, D>> ToBFloat16(V v) {
   return hn::DemoteTo(hn::Rebind<uint16_t, D>(), hn::BitCast(di, result));
 }
 
+template <FloatType kType>
+void StoreAs(void* data, int64_t i, V v) {
+  if constexpr (kType == FloatType::kFloat16) {
+    const hn::Rebind<hwy::float16_t, D> dh;
+    hn::StoreU(hn::DemoteTo(dh, v), dh, static_cast<hwy::float16_t*>(data) + i);
+  } else if constexpr (kType == FloatType::kBFloat16) {
+    const hn::Rebind<uint16_t, D> du16;
+    hn::StoreU(ToBFloat16(v), du16, static_cast<uint16_t*>(data) + i);
+  } else {
+    hn::StoreU(v, D(), static_cast<float*>(data) + i);
+  }
+}
+// The vector's elements to `output` at i, in its type (kUniform: that type, known at compile
+// time).
+template <Uniform kUniform = Uniform::kAny>
 void Store(const TileOutput& output, int64_t i, V v) {
-  switch (output.StoredAs()) {
-    case FloatType::kFloat16: {
-      const hn::Rebind<hwy::float16_t, D> dh;
-      hn::StoreU(hn::DemoteTo(dh, v), dh, static_cast<hwy::float16_t*>(output.data) + i);
-      break;
+  if constexpr (kUniform != Uniform::kAny) {
+    StoreAs<TypeOf(kUniform)>(output.data, i, v);
+  } else {
+    switch (output.StoredAs()) {
+      case FloatType::kFloat16:
+        return StoreAs<FloatType::kFloat16>(output.data, i, v);
+      case FloatType::kBFloat16:
+        return StoreAs<FloatType::kBFloat16>(output.data, i, v);
+      default:
+        return StoreAs<FloatType::kFloat32>(output.data, i, v);
     }
-    case FloatType::kBFloat16: {
-      const hn::Rebind<uint16_t, D> du16;
-      hn::StoreU(ToBFloat16(v), du16, static_cast<uint16_t*>(output.data) + i);
-      break;
-    }
-    default:
-      hn::StoreU(v, D(), static_cast<float*>(output.data) + i);
   }
 }
 
@@ -626,7 +669,8 @@ inline bool InScaleRange(double scale) {
 // (ExpNeg32, Log1pSplit32), widened for the fp64 formulas, which take them with their errors
 // (math.h: kLossError32, kSelfGradientError32); a step where |x| > kExpArgMax32, or whose rounding
 // any lane leaves open, is evaluated again in full by the fp64 evaluator.
-template <LossKind kKind, bool kFused = false, bool kUnweighted = false, bool kFast32 = false>
+template <LossKind kKind, bool kFused = false, bool kUnweighted = false, bool kFast32 = false,
+          Uniform kUniform = Uniform::kAny>
 struct Evaluator {
   static constexpr bool kWithGradient = kFused;
   static constexpr bool kReadsTarget = kKind != LossKind::kGradTarget;
@@ -638,7 +682,8 @@ struct Evaluator {
   // memory, and staging them costs less than converting them in the loop (traced fp16 loop of
   // the weighted loss in fp64: 221 vector instructions against 237).
   static constexpr bool kNarrow = kFast32 && (kUnweighted || !kFused);
-  using SourceT = std::conditional_t<kNarrow, NarrowSource, Source>;
+  using SourceT = std::conditional_t<kNarrow, NarrowSource<kUniform>, Source>;
+  static constexpr Uniform kStoredAs = kUniform;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
   double scale64;
@@ -1555,10 +1600,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j * kLanes);
       if (targets.store_value) {
-        Store(sinks.output, at, results.value[j]);
+        Store<Eval::kStoredAs>(sinks.output, at, results.value[j]);
       }
       if (Eval::kWithGradient) {
-        Store(sinks.gradient, at, results.gradient[j]);
+        Store<Eval::kStoredAs>(sinks.gradient, at, results.gradient[j]);
       }
     }
     if (targets.sum) local.AddStep<kStep>(results.sum, results.bound);
@@ -1567,12 +1612,13 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   return i;
 }
 
-template <LossKind kKind, bool kFused, bool kUnweighted, bool kFast32>
+template <LossKind kKind, bool kFused, bool kUnweighted, bool kFast32,
+          Uniform kUniform = Uniform::kAny>
 Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
                   const TileSinks& sinks, const Targets& targets, TileStaging& staging) {
-  const Evaluator<kKind, kFused, kUnweighted, kFast32> eval{
-      StageInputs<typename Evaluator<kKind, kFused, kUnweighted, kFast32>::SourceT>(
-          kKind, kFused, kUnweighted, inputs, count, staging),
+  using Eval = Evaluator<kKind, kFused, kUnweighted, kFast32, kUniform>;
+  const Eval eval{
+      StageInputs<typename Eval::SourceT>(kKind, kFused, kUnweighted, inputs, count, staging),
       count, gradient_scale, targets};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
@@ -1587,6 +1633,25 @@ Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count
 }
 
 inline bool Is16Bit(FloatType type) { return type != FloatType::kFloat32; }
+
+// The type every operand the kind reads and every output it stores lies in memory as, where they
+// share one: each read operand contiguous, none splat or absent (those are staged in fp32).
+inline Uniform UniformOf(LossKind kind, bool fused, bool unweighted, const TileInputs& inputs,
+                         const TileSinks& sinks, const Targets& targets) {
+  const FloatType type = inputs.operand[kSelf].StoredAs();
+  for (int which = kSelf; which < kOut; ++which) {
+    if (!Reads(kind, fused, unweighted, which)) continue;
+    const TileOperand& operand = inputs.operand[which];
+    if (operand.data == nullptr || operand.splat || operand.StoredAs() != type) {
+      return Uniform::kAny;
+    }
+  }
+  if (targets.store_value && sinks.output.StoredAs() != type) return Uniform::kAny;
+  if (fused && sinks.gradient.StoredAs() != type) return Uniform::kAny;
+  return type == FloatType::kFloat16    ? Uniform::kFloat16
+         : type == FloatType::kBFloat16 ? Uniform::kBFloat16
+                                        : Uniform::kFloat32;
+}
 
 template <LossKind kKind, bool kFused, bool kUnweighted>
 Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t count,
@@ -1614,8 +1679,22 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
                        (!kFused || Is16Bit(targets.gradient_type));
   const bool fast32 = targets.sum ? sum32 : store32 || exact_target;
   if (fast32) {
-    return RunTileOf<kKind, kFused, kUnweighted, true>(gradient_scale, inputs, count, sinks,
-                                                       targets, staging);
+    const auto run = [&](auto uniform) {
+      return RunTileOf<kKind, kFused, kUnweighted, true, decltype(uniform)::value>(
+          gradient_scale, inputs, count, sinks, targets, staging);
+    };
+    using enum Uniform;
+    switch (UniformOf(kKind, kFused, kUnweighted, inputs, sinks, targets)) {
+      case kFloat16:
+        return run(std::integral_constant<Uniform, kFloat16>{});
+      case kBFloat16:
+        return run(std::integral_constant<Uniform, kBFloat16>{});
+      case kFloat32:  // only the exact target gradient takes kFast32 with fp32 logits
+        if constexpr (kExactTarget) return run(std::integral_constant<Uniform, kFloat32>{});
+        [[fallthrough]];
+      default:
+        return run(std::integral_constant<Uniform, kAny>{});
+    }
   }
   return RunTileOf<kKind, kFused, kUnweighted, false>(gradient_scale, inputs, count, sinks, targets,
                                                       staging);

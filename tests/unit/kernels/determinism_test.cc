@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -161,10 +162,14 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const TileData data = MakeTileData(count);
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
-  const std::vector<uint16_t> narrow[kOut] = {
-      Narrow16(rng, count, -60.0f, 60.0f, h), Narrow16(rng, count, 0.0f, 1.0f, h),
-      Narrow16(rng, count, 0.0f, 4.0f, h), Narrow16(rng, count, 0.0f, 4.0f, h),
-      Narrow16(rng, count, -2.0f, 2.0f, h)};
+  const auto narrow_of = [&](FloatType type) {
+    return std::array<std::vector<uint16_t>, kOut>{
+        Narrow16(rng, count, -60.0f, 60.0f, type), Narrow16(rng, count, 0.0f, 1.0f, type),
+        Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
+        Narrow16(rng, count, -2.0f, 2.0f, type)};
+  };
+  const std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
+                                                            narrow_of(FloatType::kBFloat16)};
   const auto x16 = Narrow(data.x, FloatType::kFloat16);
   const auto t16 = Narrow(data.t, FloatType::kBFloat16);
   for (int64_t target : SupportedTargets()) {
@@ -202,15 +207,22 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
           Compare(mixed_unweighted, n, out, scale == 1.0, at + " mixed unweighted", scale);
         }
         if (out == FloatType::kFloat32) continue;
-        TileInputs half;  // every operand fp16, and without weights
-        for (int which = kSelf; which < kOut; ++which)
-          half.operand[which] = {narrow[which].data(), h, false};
-        TileInputs unweighted = half;
-        unweighted.operand[kWeight] = unweighted.operand[kPosWeight] = {};
-        for (const double scale : {0.37, 0.25}) {
-          const std::string at = tag + " scale=" + std::to_string(scale);
-          Compare(half, n, out, scale != 0.25, at + " fp16", scale);
-          Compare(unweighted, n, out, scale != 0.25, at + " fp16 unweighted", scale);
+        // Every operand fp16, or every one bf16 (with a result of the same type: a tile of one
+        // type throughout, Uniform), and the same without weights.
+        for (int k = 0; k < 2; ++k) {
+          const FloatType type = k == 0 ? h : FloatType::kBFloat16;
+          TileInputs half;
+          for (int which = kSelf; which < kOut; ++which) {
+            half.operand[which] = {narrow[k][which].data(), type, false};
+          }
+          TileInputs unweighted = half;
+          unweighted.operand[kWeight] = unweighted.operand[kPosWeight] = {};
+          for (const double scale : {0.37, 0.25}) {
+            const std::string at = tag + " scale=" + std::to_string(scale) + " " +
+                                   (k == 0 ? "fp16" : "bf16") + " operands";
+            Compare(half, n, out, scale != 0.25, at, scale);
+            Compare(unweighted, n, out, scale != 0.25, at + " unweighted", scale);
+          }
         }
       }
     }
