@@ -139,6 +139,10 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in
   return BceEstimate(LossKind::kLoss, 1.0, in);
 }
 
+// The non-negative loss terms' domain as unsigned ranges of an fp32's bits (-0 is outside
+// both): t in [+0, 1], w and p in [+0, FLT_MAX].
+inline constexpr uint32_t kOneBits = 0x3f800000u, kLargestFiniteBits = 0x7f7fffffu;
+
 // What a mean or sum adds for one element of the loss where SumsFp32Terms says so: the loss in
 // fp32 with a bound of kLossTerm32Bound of its value, where its error holds: |x| <=
 // kExpArgMax32 and t in [+0, 1] (as a bit range: -0 is outside); `unweighted` (weight and
@@ -150,11 +154,10 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in
 OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm32(const ElementInputs& in,
                                                            bool unweighted) {
   using O32 = math::ScalarOps;
-  constexpr uint32_t kOneBits = 0x3f800000u, kLargestBits = 0x7f7fffffu;
   const float a = std::fabs(in.x);
   const bool in_domain = a <= math::kExpArgMax32 && BitCast<uint32_t>(in.t) <= kOneBits &&
-                         (unweighted || (BitCast<uint32_t>(in.w) <= kLargestBits &&
-                                         BitCast<uint32_t>(in.p) <= kLargestBits));
+                         (unweighted || (BitCast<uint32_t>(in.w) <= kLargestFiniteBits &&
+                                         BitCast<uint32_t>(in.p) <= kLargestFiniteBits));
   if (!in_domain) return BceLossTerm(in);
   if (unweighted) {
     const double value = math::UnweightedLoss32<O32>(in.x, in.t, math::Log1pExpNeg32<O32>(a));

@@ -140,22 +140,23 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
   const bool fp32_terms =
       SumsFp32Terms(problem.operands[kSelf].type, type, problem.operands[kGradSelfOut].slot >= 0);
   double total = 0.0;
+  const auto settle = [&](bool partials_of_fp32_terms) {
+    return NextReductionPass(SettleReduction(launch.workspace.partials, launch.blocks,
+                                             problem.count, mean, type, &total),
+                             partials_of_fp32_terms);
+  };
   const auto run_pass = [&](ReductionPass pass) {
     launch.pass = pass;
     launch.next_block = 0;
     cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
   };
-  launch.pass = NextReductionPass(
-      SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type, &total),
-      fp32_terms);
-  if (launch.pass == ReductionPass::kFp64Terms) {
-    run_pass(ReductionPass::kFp64Terms);
-    launch.pass = NextReductionPass(SettleReduction(launch.workspace.partials, launch.blocks,
-                                                    problem.count, mean, type, &total),
-                                    false);
+  ReductionPass next = settle(fp32_terms);
+  if (next == ReductionPass::kFp64Terms) {
+    run_pass(next);
+    next = settle(false);
   }
-  if (launch.pass == ReductionPass::kExact) {
-    run_pass(ReductionPass::kExact);
+  if (next == ReductionPass::kExact) {
+    run_pass(next);
     total = ExactReduction(launch.workspace.exact, launch.blocks, problem.count, mean);
   }
   return FillCpu(problem.operands[kOut], nullptr, 0, total, context);

@@ -852,10 +852,10 @@ struct Evaluator {
     const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
       return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
     };
-    constexpr uint32_t kOneBits = 0x3f800000u, kLargestBits = 0x7f7fffffu;
-    const auto lanes = at_most(in.t[j], kOneBits);
+    const auto lanes = at_most(in.t[j], kOneBits);  // bce_element.h's ranges
     if constexpr (kUnweighted) return lanes;
-    return hn::And(lanes, hn::And(at_most(in.w[j], kLargestBits), at_most(in.p[j], kLargestBits)));
+    return hn::And(
+        lanes, hn::And(at_most(in.w[j], kLargestFiniteBits), at_most(in.p[j], kLargestFiniteBits)));
   }
 
   // kFast32's mean/sum terms of the step at i, n of whose elements are the tile's, lane for lane
