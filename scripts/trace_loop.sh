@@ -4,14 +4,16 @@
 # which callgrind cannot run (docs/performance.md, issue 16).
 #
 #   scripts/trace_loop.sh build-perf/bench/tile_bench tile/loss/fp32/noweight/store/ramp \
-#       N_AVX38RunStepsILm2ENS0_9EvaluatorILNS_8LossKindE0ELb0ELb1ELb0E
+#       N_AVX38RunStepsILm2ENS0_9EvaluatorILNS_8LossKindE0ELb0ELb1ELb0ELNS0_7UniformE0E
 #
 # The third argument is a substring of the mangled name of the loop's function (nm lists them:
-# RunSteps<2, Evaluator<kind, fused, unweighted, fast32>> of each Highway target). One iteration
-# is 32 elements on AVX-512 (two float vectors). Needs gdb and llvm-mca (Debian: gdb, llvm).
+# RunSteps<2, Evaluator<kind, fused, unweighted, fast32, uniform>> of each Highway target). One
+# iteration is 32 elements on AVX-512 (two float vectors), 16 on AVX2. MCA_CPU names llvm-mca's
+# CPU model (default icelake-server; znver3 for a Zen 3). Needs gdb and llvm-mca (Debian: gdb,
+# llvm).
 set -euo pipefail
 if [ $# -ne 3 ]; then
-  sed -n '2,11p' "$0" >&2
+  sed -n '2,13p' "$0" >&2
   exit 2
 fi
 binary=$1 case=$2 symbol=$3
@@ -32,6 +34,6 @@ instructions=$(($(wc -l <"$work/mca.s") - 1))
 # Vector instructions that occupy an arithmetic port (loads, stores, broadcasts and register moves
 # do not count).
 vector=$(awk '$1 ~ /^[vk]/ && $1 !~ /^(vmovap[sd]|vmovup[sd]|vmovdq[au]|vmovdqa64|vmovdqu(8|16|32|64)|vbroadcasts[sd]|vpbroadcast[bwdq]|vzeroupper)$/' "$work/mca.s" | wc -l)
-cycles=$(llvm-mca -mcpu=icelake-server -iterations=200 "$work/mca.s" 2>/dev/null |
+cycles=$(llvm-mca -mcpu=${MCA_CPU:-icelake-server} -iterations=200 "$work/mca.s" 2>/dev/null |
   awk '/^Total Cycles:/ {printf "%.0f", $3 / 200}')
 echo "$case: $instructions instructions per iteration, $vector vector arithmetic, llvm-mca $cycles cycles"

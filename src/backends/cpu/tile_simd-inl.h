@@ -632,11 +632,17 @@ struct StepResults {
 
 // The operands of kStep consecutive float vectors, as float vectors and as the fp64 parts the
 // formulas take (vector j: parts 2j, 2j+1).
-template <size_t kStep>
+template <size_t kStep, bool kWide = true>
 struct Operands {
   Operands() {}
   Vectors<kStep> x, t, w, p, g;
   Wide64<2 * kStep> x64, t64, w64, p64, g64;
+};
+// Without the fp64 parts, for evaluators that never read them (Evaluator::kReadsFp64).
+template <size_t kStep>
+struct Operands<kStep, false> {
+  Operands() {}
+  Vectors<kStep> x, t, w, p, g;
 };
 
 // What a loss kind's evaluation writes, and in which types.
@@ -684,6 +690,13 @@ struct Evaluator {
   static constexpr bool kNarrow = kFast32 && (kUnweighted || !kFused);
   using SourceT = std::conditional_t<kNarrow, NarrowSource<kUniform>, Source>;
   static constexpr Uniform kStoredAs = kUniform;
+  // Only the fp64 formulas read the operands' fp64 parts: kFast32's fallbacks load their own, so
+  // of its evaluators only the fused one (the fp64 formulas on fp32 transcendentals) needs them.
+  // Converted anyway (and set to 1 where unread), they cost 16 conversions a step on AVX2, and
+  // held the operands in memory (traced bf16 target gradient with pos_weight).
+  static constexpr bool kReadsFp64 = !kFast32 || kFused;
+  template <size_t kStep>
+  using In = Operands<kStep, kReadsFp64>;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
   double scale64;
@@ -697,11 +710,13 @@ struct Evaluator {
   // registers' worth, through the stack on every step.
   template <size_t kStep>
   StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep> in =
+    const In<kStep> in =
         Load<kStep>([&](const auto& source, int64_t at) { return source.Load(at); }, i, true);
     StepResults<kStep> results;
     if constexpr (kFast32) {
-      if (targets.sum) SumTerms32<kStep>(in, i, kStepLanes<kStep>, results);
+      if constexpr (kSumsIn32) {
+        if (targets.sum) SumTerms32<kStep>(in, i, kStepLanes<kStep>, results);
+      }
       bool open = !kExactTarget && !InRange32(in);  // the target gradient needs no exp
       if (HWY_LIKELY(!open)) ComputeInto(in, i, results, &open);
       if (HWY_UNLIKELY(open)) TakeValues(ValuesInFp64<kStep>(i, kStepLanes<kStep>), results);
@@ -739,7 +754,7 @@ struct Evaluator {
 
   // The n < kStep * lanes elements from i, the step's other lanes 0.
   template <size_t kStep>
-  Operands<kStep> LoadPartial(int64_t i, int64_t n) const {
+  In<kStep> LoadPartial(int64_t i, int64_t n) const {
     return Load<kStep>(
         [&](const auto& source, int64_t at) {
           return source.LoadPartial(at, std::clamp<int64_t>(n - (at - i), 0, kLanes));
@@ -752,8 +767,8 @@ struct Evaluator {
   // loads its half vector needs no shuffle to split a float vector in registers (x86: one
   // vector instruction instead of two or three).
   template <size_t kStep, class LoadOp>
-  Operands<kStep> Load(LoadOp load, int64_t i, bool whole) const {
-    Operands<kStep> in;
+  In<kStep> Load(LoadOp load, int64_t i, bool whole) const {
+    In<kStep> in;
     const V one = hn::Set(D(), 1.0f);
     for (size_t j = 0; j < kStep; ++j) {
       const int64_t at = i + static_cast<int64_t>(j) * kLanes;
@@ -763,6 +778,12 @@ struct Evaluator {
       in.w[j] = kUnweighted ? one : load(sources[kWeight], at);
       in.p[j] = kUnweighted ? one : load(sources[kPosWeight], at);
     }
+    if constexpr (kReadsFp64) WidenInto(in, i, whole);
+    return in;
+  }
+  // The fp64 parts of the operands of the step at i.
+  template <size_t kStep>
+  void WidenInto(In<kStep>& in, int64_t i, bool whole) const {
     const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
       if (!read) return WideOps64<2 * kStep>::Set(1.0);
       if (!whole || kNarrow) return Widen(v);  // a NarrowSource may not be fp32 in memory
@@ -777,7 +798,6 @@ struct Evaluator {
     in.g64 = widen(in.g, kGradOutput, kReadsGradOutput);
     in.w64 = widen(in.w, kWeight, !kUnweighted);
     in.p64 = widen(in.p, kPosWeight, !kUnweighted);
-    return in;
   }
 
   // kFast32's fallback: the fp64 evaluator on the n <= kStep * lanes elements from i, copied in
@@ -841,13 +861,13 @@ struct Evaluator {
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
   // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep>
-  static bool NonNegativeTerms(const Operands<kStep>& in) {
+  static bool NonNegativeTerms(const In<kStep>& in) {
     auto lanes = NonNegativeLanes(in, 0);
     for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, NonNegativeLanes(in, j));
     return hn::AllTrue(D(), lanes);
   }
   template <size_t kStep>
-  static hn::Mask<D> NonNegativeLanes(const Operands<kStep>& in, size_t j) {
+  static hn::Mask<D> NonNegativeLanes(const In<kStep>& in, size_t j) {
     const hn::RebindToUnsigned<D> du;
     const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
       return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
@@ -864,7 +884,7 @@ struct Evaluator {
   // outside it takes the fp64 evaluator's terms there (about 1 vector in 2^15 on random inputs),
   // or where `open` is given sets it instead.
   template <size_t kStep>
-  void SumTerms32(const Operands<kStep>& in, int64_t i, int64_t n, StepResults<kStep>& results,
+  void SumTerms32(const In<kStep>& in, int64_t i, int64_t n, StepResults<kStep>& results,
                   bool* open = nullptr) const {
     using O32 = HwyOpsOf<D>;
     const V zero = hn::Zero(D());
@@ -912,7 +932,7 @@ struct Evaluator {
 
   // Whether every |x| of the step is at most kExpArgMax32 (NaN is not).
   template <size_t kStep>
-  static bool InRange32(const Operands<kStep>& in) {
+  static bool InRange32(const In<kStep>& in) {
     auto in_range = hn::Le(hn::Abs(in.x[0]), hn::Set(D(), math::kExpArgMax32));
     for (size_t j = 1; j < kStep; ++j) {
       in_range = hn::And(in_range, hn::Le(hn::Abs(in.x[j]), hn::Set(D(), math::kExpArgMax32)));
@@ -929,8 +949,7 @@ struct Evaluator {
     Wide64<2 * kStep> e, log_term, reciprocal;
   };
   template <size_t kStep>
-  Transcendentals<kStep> TranscendentalsOf(const Operands<kStep>& in, bool log,
-                                           bool reciprocal) const {
+  Transcendentals<kStep> TranscendentalsOf(const In<kStep>& in, bool log, bool reciprocal) const {
     Transcendentals<kStep> result;
     if constexpr (kFast32) {
       using O32 = HwyOpsOf<D>;
@@ -968,7 +987,7 @@ struct Evaluator {
   // for every lane, rounded onto the grid; open otherwise (about 2^-8.4 of random fp16 lanes,
   // 2^-11.4 of bf16 ones).
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+  HWY_INLINE bool FastLoss16Of(const In<kStep>& in, Vectors<kStep>* values,
                                bool* open_vectors) const {
     using O32 = HwyOpsOf<D>;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
@@ -988,7 +1007,7 @@ struct Evaluator {
   // the grid's limit and S >= 2^-102, or has w = 0, whose loss is exactly +0 (S is finite for
   // finite inputs, though in fp32 its linear term may overflow).
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastWeightedLoss16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+  HWY_INLINE bool FastWeightedLoss16Of(const In<kStep>& in, Vectors<kStep>* values,
                                        bool* open_vectors) const {
     using O32 = HwyOpsOf<D>;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
@@ -1020,7 +1039,7 @@ struct Evaluator {
   // whose difference hardly cancels) or out of the grid's normal range: *open_vectors then names
   // the vectors for the fp64 evaluator.
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastGradSelf16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+  HWY_INLINE bool FastGradSelf16Of(const In<kStep>& in, Vectors<kStep>* values,
                                    bool* open_vectors) const {
     bool all = true;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
@@ -1078,7 +1097,7 @@ struct Evaluator {
   // inner sum's sign is certain (its reach below the cap), and those where x = 0 and p = 1 (the
   // inner sum exactly +0) with g*w*scale finite.
   template <size_t kStep, bool kFp16>
-  HWY_INLINE bool FastGradTarget16Of(const Operands<kStep>& in, Vectors<kStep>* values,
+  HWY_INLINE bool FastGradTarget16Of(const In<kStep>& in, Vectors<kStep>* values,
                                      bool* open_vectors) const {
     using O32 = HwyOpsOf<D>;
     constexpr Grid kGrid = GridOf(kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16);
@@ -1123,7 +1142,7 @@ struct Evaluator {
   // once, correctly), here where it is a normal fp32. Formed as GradTarget64 forms it (x >= 0:
   // 0 - |x|), so that the exact zeros (x or g zero, g*scale finite) get its sign.
   template <size_t kStep, FloatType kType>
-  HWY_INLINE bool ExactGradTargetOf(const Operands<kStep>& in, Vectors<kStep>* values,
+  HWY_INLINE bool ExactGradTargetOf(const In<kStep>& in, Vectors<kStep>* values,
                                     bool* open_vectors) const {
     constexpr uint32_t kLimitBits = kType == FloatType::kFloat32   ? kFp32InfinityBits
                                     : kType == FloatType::kFloat16 ? kFp16LimitBits
@@ -1160,9 +1179,8 @@ struct Evaluator {
   // The step's results; where `open` is given, a vector whose rounding the estimates leave open
   // sets it instead of settling its lanes one by one.
   template <size_t kStep>
-  void ComputeInto(const Operands<kStep>& in, int64_t i, StepResults<kStep>& results,
+  void ComputeInto(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
                    bool* open = nullptr) const {
-    using O64 = WideOps64<2 * kStep>;
     if constexpr (!kFused) {
       if constexpr (kFast32) {
         // The unweighted target gradient only for a power-of-two scale (RunTileWeighted). What
@@ -1206,6 +1224,13 @@ struct Evaluator {
         return;
       }
     }
+    if constexpr (kReadsFp64) ComputeInFp64(in, i, results, open);
+  }
+  // The fp64 formulas' results of the step.
+  template <size_t kStep>
+  void ComputeInFp64(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
+                     bool* open) const {
+    using O64 = WideOps64<2 * kStep>;
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
     const auto scale = O64::Set(scale64);
     if constexpr (kKind == LossKind::kGradTarget) {
@@ -1273,7 +1298,7 @@ struct Evaluator {
     }
   }
   template <size_t kStep>
-  StepResults<kStep> Compute(const Operands<kStep>& in, int64_t i) const {
+  StepResults<kStep> Compute(const In<kStep>& in, int64_t i) const {
     StepResults<kStep> results;
     ComputeInto(in, i, results);
     return results;
