@@ -309,12 +309,12 @@ void RegisterAll() {
       ->Unit(benchmark::kMillisecond);
 }
 
-// A training step's loss and self gradient on contiguous [N/100, 100] fp32 operands (gradOutput
-// all ones): `fused`, one aclnnBinaryCrossEntropyWithLogitsAndGrad call; else the forward and
-// then the Backward queued back to back. One synchronisation either way.
-void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weights weights) {
+// A training step's loss and self gradient on contiguous [N/100, 100] operands of `type`
+// (gradOutput all ones): `fused`, one aclnnBinaryCrossEntropyWithLogitsAndGrad call; else the
+// forward and then the Backward queued back to back. One synchronisation either way.
+void BM_LossAndGrad(benchmark::State& state, aclDataType type, bool fused, int64_t reduction,
+                    Weights weights) {
   const int64_t count = state.range(0);
-  const aclDataType type = ACL_FLOAT;
   Operands operands;
   operands.Full(OPENACLNN_ROLE_SELF, count, type, kContiguous, -8.0f, 8.0f);
   operands.Full(OPENACLNN_ROLE_TARGET, count, type, kContiguous, 0.0f, 1.0f);
@@ -345,22 +345,29 @@ void BM_LossAndGrad(benchmark::State& state, bool fused, int64_t reduction, Weig
 }
 
 // loss_and_grad/{fused,two_calls}/...: the fused extension against the two calls it replaces,
-// registered in pairs so one run measures both side by side.
+// registered in pairs so one run measures both side by side; and the fused 16-bit mean (a mixed
+// precision training step) beside fp32's at 1e5 and 1e7.
 void RegisterLossAndGrad() {
   const char* reductions[] = {"none", "mean", "sum"};
+  const auto add = [&](aclDataType type, bool fused, int64_t reduction, Weights weights,
+                       std::initializer_list<int64_t> sizes) {
+    const std::string name = std::string("loss_and_grad/") + (fused ? "fused" : "two_calls") +
+                             "/contiguous/" + TypeName(type) + "/" + reductions[reduction] +
+                             (weights == kPerClass ? "/perclass" : "/noweight");
+    auto* bench =
+        benchmark::RegisterBenchmark(name.c_str(), BM_LossAndGrad, type, fused, reduction, weights);
+    for (int64_t size : sizes) bench->Arg(size);
+    bench->UseRealTime()->Unit(benchmark::kMicrosecond);
+  };
   for (int64_t reduction : {0, 1}) {
     for (Weights weights : {kNoWeights, kPerClass}) {
       for (bool fused : {true, false}) {
-        const std::string name = std::string("loss_and_grad/") + (fused ? "fused" : "two_calls") +
-                                 "/contiguous/fp32/" + reductions[reduction] +
-                                 (weights == kPerClass ? "/perclass" : "/noweight");
-        auto* bench =
-            benchmark::RegisterBenchmark(name.c_str(), BM_LossAndGrad, fused, reduction, weights);
-        for (int64_t size : {1000, 100000, 1000000, 10000000}) bench->Arg(size);
-        bench->UseRealTime()->Unit(benchmark::kMicrosecond);
+        add(ACL_FLOAT, fused, reduction, weights, {1000, 100000, 1000000, 10000000});
       }
     }
   }
+  for (aclDataType type : {ACL_FLOAT16, ACL_BF16})
+    add(type, true, 1, kNoWeights, {100000, 10000000});
 }
 
 }  // namespace

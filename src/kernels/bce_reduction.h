@@ -50,12 +50,15 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
 }
 
 // Whether a mean or sum adds fp32 terms in its first pass (bce_element.h: BceLossTerm32): where
-// the logits and the result are 16-bit and no gradient is computed in the same pass. Every
-// backend chooses by this rule, so that their blocks' sums are the same bits; where the total's
-// rounding test fails, the partials are formed again with BceLossTerm's fp64 terms
-// (ReductionPass::kFp64Terms) before any exact pass.
-OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused) {
-  return self != FloatType::kFloat32 && result != FloatType::kFloat32 && !fused;
+// the logits and the result are 16-bit, and so is the gradient where one is computed in the same
+// pass (`fused`, of type `gradient`). Every backend chooses by this rule, so that their blocks'
+// sums are the same bits; where the total's rounding test fails, the partials are formed again
+// with BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored again) before any
+// exact pass.
+OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused,
+                                                   FloatType gradient) {
+  return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
+         (!fused || gradient != FloatType::kFloat32);
 }
 
 // What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the

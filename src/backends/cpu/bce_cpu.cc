@@ -90,8 +90,10 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
       launch.pass == ReductionPass::kFp64Terms ? FloatType::kFloat32 : problem.operands[kOut].type;
   const TileOutput output =
       sum ? TileOutput{nullptr, terms_for} : BlockOutput(launch, kOut, begin, tiles.result);
-  // The fused pass: the gradient in the same pass, from the same exp(-|x|).
-  const bool fused = problem.operands[kGradSelfOut].slot >= 0;
+  // The fused pass: the gradient in the same pass, from the same exp(-|x|); the fp64 pass's
+  // terms alone (the first pass stored the gradient).
+  const bool fused =
+      problem.operands[kGradSelfOut].slot >= 0 && launch.pass != ReductionPass::kFp64Terms;
   const TileOutput gradient =
       fused ? BlockOutput(launch, kGradSelfOut, begin, tiles.gradient) : TileOutput{};
   const Partial partial =
@@ -138,7 +140,8 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
   const bool mean = problem.reduction == Reduction::kMean;
   const FloatType type = problem.operands[kOut].type;
   const bool fp32_terms =
-      SumsFp32Terms(problem.operands[kSelf].type, type, problem.operands[kGradSelfOut].slot >= 0);
+      SumsFp32Terms(problem.operands[kSelf].type, type, problem.operands[kGradSelfOut].slot >= 0,
+                    problem.operands[kGradSelfOut].type);
   double total = 0.0;
   const auto settle = [&](bool partials_of_fp32_terms) {
     return NextReductionPass(SettleReduction(launch.workspace.partials, launch.blocks,

@@ -27,7 +27,8 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
                            int64_t count, const TileOutput& output, bool sum,
                            const TileOutput& gradient) {
   const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
-  const bool terms32 = SumsFp32Terms(inputs.operand[kSelf].type, output.type, with_gradient);
+  const bool terms32 =
+      SumsFp32Terms(inputs.operand[kSelf].type, output.type, with_gradient, gradient.type);
   const bool unweighted =
       inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
   Partial lanes[kBlockLanes];

@@ -690,11 +690,11 @@ struct Evaluator {
   static constexpr bool kNarrow = kFast32 && (kUnweighted || !kFused);
   using SourceT = std::conditional_t<kNarrow, NarrowSource<kUniform>, Source>;
   static constexpr Uniform kStoredAs = kUniform;
-  // Only the fp64 formulas read the operands' fp64 parts: kFast32's fallbacks load their own, so
-  // of its evaluators only the fused one (the fp64 formulas on fp32 transcendentals) needs them.
-  // Converted anyway (and set to 1 where unread), they cost 16 conversions a step on AVX2, and
-  // held the operands in memory (traced bf16 target gradient with pos_weight).
-  static constexpr bool kReadsFp64 = !kFast32 || kFused;
+  // Only the fp64 formulas read the operands' fp64 parts: kFast32's fallbacks load their own, and
+  // its fused pass (the fp64 formulas on fp32 transcendentals, where the loss is stored) converts
+  // them where it takes that path (WithFp64). Converted on every step, they cost 16 conversions a
+  // step on AVX2, and held the operands in memory (traced bf16 target gradient with pos_weight).
+  static constexpr bool kReadsFp64 = !kFast32;
   template <size_t kStep>
   using In = Operands<kStep, kReadsFp64>;
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
@@ -725,8 +725,9 @@ struct Evaluator {
     }
     return results;
   }
-  // A 16-bit mean or sum (kFast32, the loss alone, nothing stored): the step's sum terms alone.
-  static constexpr bool kSumsIn32 = kFast32 && !kFused && kKind == LossKind::kLoss;
+  // A 16-bit mean or sum (kFast32's loss, fused or not) adds SumTerms32's fp32 terms; without a
+  // gradient nothing is stored, and SumsAt gives the step's sum terms alone (RunSums32).
+  static constexpr bool kSumsIn32 = kFast32 && kKind == LossKind::kLoss;
   template <size_t kStep>
   StepResults<kStep> SumsAt(int64_t i, bool* open = nullptr) const {
     StepResults<kStep> results;
@@ -783,7 +784,7 @@ struct Evaluator {
   }
   // The fp64 parts of the operands of the step at i.
   template <size_t kStep>
-  void WidenInto(In<kStep>& in, int64_t i, bool whole) const {
+  void WidenInto(Operands<kStep, true>& in, int64_t i, bool whole) const {
     const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
       if (!read) return WideOps64<2 * kStep>::Set(1.0);
       if (!whole || kNarrow) return Widen(v);  // a NarrowSource may not be fp32 in memory
@@ -822,10 +823,15 @@ struct Evaluator {
     }
     return fp64;
   }
-  // The value of the one float vector at i by the fp64 evaluator.
+  // The value of the one float vector at i by the fp64 evaluator (the fused pass's: its
+  // gradient, ComputeInFp32's result there).
   HWY_NOINLINE V VectorInFp64(int64_t i) const {
     Local<1> local;
-    return Fp64<1>(i, kLanes, local).template At<1>(0).value[0];
+    auto fp64 = Fp64<1>(i, kLanes, local);
+    fp64.targets.sum = false;
+    const StepResults<1> results = fp64.template At<1>(0);
+    if constexpr (kFused) return results.gradient[0];
+    return results.value[0];
   }
   // The values (and the fused pass's gradients) of the n <= kStep * lanes elements from i by the
   // fp64 evaluator, for TakeValues: the sums stay kFast32's own (SumTerms32). Returned, not
@@ -860,14 +866,14 @@ struct Evaluator {
 
   // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
   // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
-  template <size_t kStep>
-  static bool NonNegativeTerms(const In<kStep>& in) {
+  template <size_t kStep, bool kWide>
+  static bool NonNegativeTerms(const Operands<kStep, kWide>& in) {
     auto lanes = NonNegativeLanes(in, 0);
     for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, NonNegativeLanes(in, j));
     return hn::AllTrue(D(), lanes);
   }
-  template <size_t kStep>
-  static hn::Mask<D> NonNegativeLanes(const In<kStep>& in, size_t j) {
+  template <size_t kStep, bool kWide>
+  static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
     const hn::RebindToUnsigned<D> du;
     const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
       return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
@@ -949,7 +955,8 @@ struct Evaluator {
     Wide64<2 * kStep> e, log_term, reciprocal;
   };
   template <size_t kStep>
-  Transcendentals<kStep> TranscendentalsOf(const In<kStep>& in, bool log, bool reciprocal) const {
+  Transcendentals<kStep> TranscendentalsOf(const Operands<kStep, true>& in, bool log,
+                                           bool reciprocal) const {
     Transcendentals<kStep> result;
     if constexpr (kFast32) {
       using O32 = HwyOpsOf<D>;
@@ -1181,54 +1188,76 @@ struct Evaluator {
   template <size_t kStep>
   void ComputeInto(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
                    bool* open = nullptr) const {
-    if constexpr (!kFused) {
-      if constexpr (kFast32) {
-        // The unweighted target gradient only for a power-of-two scale (RunTileWeighted). What
-        // they leave open, the fp64 evaluator takes, a vector at a time: a step's other vector is
-        // usually settled (on the ramp inputs about one step in seven or eight has an open one),
-        // and per vector fp64 costs twice what fp32 does. A step whose loss terms may be negative,
-        // or whose scale is out of range, takes it whole.
-        if (kKind == LossKind::kLoss ? !NonNegativeTerms(in) : !scale_in_range) {
-          *open = true;
-          return;
-        }
-        bool open_vectors[kStep];
-        const auto on_grid = [&](auto fp16) {
-          constexpr bool kFp16 = decltype(fp16)::value;
-          auto* values = &results.value;
-          if constexpr (kKind == LossKind::kLoss && kUnweighted) {
-            return FastLoss16Of<kStep, kFp16>(in, values, open_vectors);
-          } else if constexpr (kKind == LossKind::kLoss) {
-            return FastWeightedLoss16Of<kStep, kFp16>(in, values, open_vectors);
-          } else if constexpr (kKind == LossKind::kGradSelf) {
-            return FastGradSelf16Of<kStep, kFp16>(in, values, open_vectors);
-          } else if constexpr (kUnweighted) {
-            constexpr FloatType kType = kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16;
-            return ExactGradTargetOf<kStep, kType>(in, values, open_vectors);
-          } else {
-            return FastGradTarget16Of<kStep, kFp16>(in, values, open_vectors);
-          }
-        };
-        bool settled;
-        if (kExactTarget && targets.value_type == FloatType::kFloat32) {
-          settled = ExactGradTargetOf<kStep, FloatType::kFloat32>(in, &results.value, open_vectors);
-        } else {
-          settled = targets.value_type == FloatType::kFloat16 ? on_grid(std::true_type{})
-                                                              : on_grid(std::false_type{});
-        }
-        for (size_t j = 0; !settled && j < kStep; ++j) {
-          if (open_vectors[j]) {
-            results.value[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
-          }
-        }
-        return;
-      }
+    if constexpr (!kFast32) {
+      ComputeInFp64(in, i, results, open);
+    } else if constexpr (!kFused) {
+      ComputeInFp32(in, i, results, open);
+    } else if (!targets.store_value) {
+      // The fused pass of a 16-bit mean or sum: SumTerms32 formed the loss terms, and the
+      // gradient is the self gradient's own (FastGradSelf16Of).
+      ComputeInFp32(in, i, results, open);
+    } else {
+      ComputeInFp64(WithFp64(in, i), i, results, open);
     }
-    if constexpr (kReadsFp64) ComputeInFp64(in, i, results, open);
+  }
+  // kFast32's evaluation wholly in fp32 lanes: the kind's (the fused pass's: the self gradient's)
+  // 16-bit results. The unweighted target gradient only for a power-of-two scale
+  // (RunTileWeighted). What they leave open, the fp64 evaluator takes, a vector at a time: a
+  // step's other vector is usually settled (on the ramp inputs about one step in seven or eight
+  // has an open one), and per vector fp64 costs twice what fp32 does. A step whose loss terms may
+  // be negative, or whose scale is out of range, takes it whole.
+  template <size_t kStep>
+  void ComputeInFp32(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
+                     bool* open) const {
+    constexpr LossKind kFastKind = kFused ? LossKind::kGradSelf : kKind;
+    if (kFastKind == LossKind::kLoss ? !NonNegativeTerms(in) : !scale_in_range) {
+      *open = true;
+      return;
+    }
+    auto& out = kFused ? results.gradient : results.value;
+    const FloatType type = kFused ? targets.gradient_type : targets.value_type;
+    bool open_vectors[kStep];
+    const auto on_grid = [&](auto fp16) {
+      constexpr bool kFp16 = decltype(fp16)::value;
+      if constexpr (kFastKind == LossKind::kLoss && kUnweighted) {
+        return FastLoss16Of<kStep, kFp16>(in, &out, open_vectors);
+      } else if constexpr (kFastKind == LossKind::kLoss) {
+        return FastWeightedLoss16Of<kStep, kFp16>(in, &out, open_vectors);
+      } else if constexpr (kFastKind == LossKind::kGradSelf) {
+        return FastGradSelf16Of<kStep, kFp16>(in, &out, open_vectors);
+      } else if constexpr (kUnweighted) {
+        constexpr FloatType kType = kFp16 ? FloatType::kFloat16 : FloatType::kBFloat16;
+        return ExactGradTargetOf<kStep, kType>(in, &out, open_vectors);
+      } else {
+        return FastGradTarget16Of<kStep, kFp16>(in, &out, open_vectors);
+      }
+    };
+    bool settled;
+    if (kExactTarget && type == FloatType::kFloat32) {
+      settled = ExactGradTargetOf<kStep, FloatType::kFloat32>(in, &out, open_vectors);
+    } else {
+      settled =
+          type == FloatType::kFloat16 ? on_grid(std::true_type{}) : on_grid(std::false_type{});
+    }
+    for (size_t j = 0; !settled && j < kStep; ++j) {
+      if (open_vectors[j]) out[j] = VectorInFp64(i + static_cast<int64_t>(j) * kLanes);
+    }
+  }
+  // The step's operands with their fp64 parts (kFast32's fused pass, where it stores the loss).
+  template <size_t kStep>
+  Operands<kStep, true> WithFp64(const In<kStep>& in, int64_t i) const {
+    Operands<kStep, true> wide;
+    wide.x = in.x;
+    wide.t = in.t;
+    wide.w = in.w;
+    wide.p = in.p;
+    wide.g = in.g;
+    WidenInto(wide, i, true);
+    return wide;
   }
   // The fp64 formulas' results of the step.
   template <size_t kStep>
-  void ComputeInFp64(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
+  void ComputeInFp64(const Operands<kStep, true>& in, int64_t i, StepResults<kStep>& results,
                      bool* open) const {
     using O64 = WideOps64<2 * kStep>;
     const auto &x64 = in.x64, &w64 = in.w64, &p64 = in.p64;
@@ -1252,8 +1281,10 @@ struct Evaluator {
       const auto& t64 = in.t64;
       constexpr bool kLog = kKind == LossKind::kLoss;
       constexpr bool kReciprocal = kKind == LossKind::kGradSelf || kFused;
-      const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
-      if constexpr (kLog) {
+      // kFast32's fused mean or sum stores no loss, and SumTerms32 formed its terms: no log.
+      const bool log = kLog && (!kFast32 || targets.store_value);
+      const auto transcendentals = TranscendentalsOf(in, log, kReciprocal);
+      if (log) {
         const auto& log_term = transcendentals.log_term;
         // A kFast32 step with weights that FastWeightedLoss16Of left open takes Loss64 and its
         // interval test: the bit test's bound, kLossError32 of the whole value, would leave it
@@ -1614,7 +1645,7 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
   constexpr int64_t kStepElements = static_cast<int64_t>(kStep * kLanes);
   static_assert(kStepElements % 16 == 0, "a step must be whole 16-element groups");
   const Targets& targets = eval.targets;
-  if constexpr (Eval::kSumsIn32) {
+  if constexpr (Eval::kSumsIn32 && !Eval::kWithGradient) {
     if (!targets.store_value) return RunSums32<kStep>(eval, i, count, accumulator);
   }
   // A copy whose address never escapes can stay in registers, where the caller's would be loaded
@@ -1691,7 +1722,8 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   // A mean or sum with fp32 terms (SumsFp32Terms: BceLossTerm32) takes kFast32, which forms them;
   // any other adds the fp64 terms of the fp64 evaluator.
   const bool x16 = Is16Bit(inputs.operand[kSelf].type);
-  const bool sum32 = SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused);
+  const bool sum32 =
+      SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused, targets.gradient_type);
   // The target gradient without weights for a power-of-two scale, -x*g*scale in fp32: to an fp32
   // result of any operand types; to a 16-bit one only of 16-bit logits and gradOutput, whose
   // product fp32 holds exactly (an fp32 one would be rounded twice).

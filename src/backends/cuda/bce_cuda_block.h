@@ -127,7 +127,8 @@ OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
 // Whether the launch's mean or sum adds fp32 terms in its first pass (bce_element.h).
 OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
   return openaclnn::SumsFp32Terms(launch.operand[kSelf].layout.type,
-                                  launch.operand[kOut].layout.type, Fused(launch));
+                                  launch.operand[kOut].layout.type, Fused(launch),
+                                  launch.operand[kGradSelfOut].layout.type);
 }
 
 // What a mean or sum adds for flat element `flat`: BceLossTerm32's fp32 term in a first pass

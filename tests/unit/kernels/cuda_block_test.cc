@@ -206,9 +206,11 @@ std::vector<Case> AllCases() {
           if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
           cases.push_back({kind, reduction, type, layout, false});
           if (kind == LossKind::kLoss) cases.push_back({kind, reduction, type, layout, true});
-          // Means and sums without weights: another formula for 16-bit terms (BceLossTerm32).
+          // Means and sums without weights: another formula for 16-bit terms (BceLossTerm32),
+          // in the fused pass too.
           if (kind == LossKind::kLoss && reduction != Reduction::kNone) {
             cases.push_back({kind, reduction, type, layout, false, true});
+            cases.push_back({kind, reduction, type, layout, true, true});
           }
         }
       }

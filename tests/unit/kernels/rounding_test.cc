@@ -1004,12 +1004,13 @@ TEST(Rounding, TheFp32LossBitTestSettlesOnlyWhatTheBoundDecides) {
 
 // The mean or sum of the loss over `inputs` (every operand of `type`), through the CPU backend:
 // its blocks, the combine, the total's rounding test and, where that fails, the fp64 pass and the
-// exact pass. With `passes`: which of those two ran, read off the workspace.
+// exact pass. With `passes`: which of those two ran, read off the workspace. With `gradient`: the
+// fused pass, which stores there the self gradient (of `type`, gradOutput 1) beside the total.
 struct Passes {
   bool fp64_terms = false, exact = false;
 };
 double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduction,
-              Passes* passes = nullptr) {
+              Passes* passes = nullptr, std::vector<uint16_t>* gradient = nullptr) {
   const auto count = static_cast<int64_t>(inputs.size());
   std::vector<float> columns[kOut];
   for (const Input& in : inputs) {
@@ -1035,6 +1036,14 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
   problem.operands[kOut].slot = kOut;
   problem.operands[kOut].type = type;
   addresses[kOut] = out.data();
+  if (gradient != nullptr) {
+    gradient->assign(static_cast<size_t>(count) * (type == FloatType::kFloat32 ? 2 : 1), 0);
+    problem.operands[kGradSelfOut].slot = kGradSelfOut;
+    problem.operands[kGradSelfOut].type = type;
+    problem.operands[kGradSelfOut].strides[0] = 1;
+    addresses[kGradSelfOut] = gradient->data();
+    if (reduction == Reduction::kMean) problem.gradient_scale = 1.0 / static_cast<double>(count);
+  }
   // NaN everywhere: an exact sum the exact pass did not write stays NaN.
   std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double),
                                 std::numeric_limits<double>::quiet_NaN());
@@ -1119,6 +1128,49 @@ TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
       const std::string name = reduction == Reduction::kSum ? "sum" : "mean";
       ExpectEveryResultRounded(among, name + " of one among zero weights " + TypeName(type));
     }
+  }
+}
+
+// The fused pass of a 16-bit mean or sum adds the same fp32 terms (SumsFp32Terms), and its
+// gradient is the self gradient's: totals next to a midpoint (as above) and random means of 256,
+// each total and every gradient element the exact one rounded once; the open totals take the fp64
+// pass (which stores no gradient again) before any exact pass, and the random means' first pass
+// settles nearly all of them (with fp64 terms from the start, all would read as fp64 ones).
+TEST(ReductionRounding16, FusedTotalsAndGradientsAreRoundedOnce) {
+  for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    std::mt19937 rng(20261202);
+    const std::vector<Input> near_midpoints = WeightedLossesNearMidpoints(type, rng);
+    Quality totals, gradients;
+    int64_t fp64_passes = 0, exact_passes = 0;
+    const auto check = [&](const std::vector<Input>& inputs, Reduction reduction) {
+      Passes passes;
+      std::vector<uint16_t> gradient;
+      Record(totals, Reduce(inputs, type, reduction, &passes, &gradient),
+             ExactReduction(inputs, reduction), type);
+      fp64_passes += passes.fp64_terms;
+      exact_passes += passes.exact;
+      const auto count = static_cast<Quad>(inputs.size());
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        Input in = inputs[i];
+        in.g = 1.0f;  // the fused pass has no gradOutput
+        Exact exact = ExactGradSelf(in);
+        if (reduction == Reduction::kMean) exact = {exact.hi / count, exact.lo / count};
+        Record(gradients, Load(gradient, type, i), exact, type);
+      }
+    };
+    for (const Input& in : near_midpoints) check({in}, Reduction::kSum);
+    const int64_t near_fp64_passes = fp64_passes;
+    const std::vector<Input> random = InType(RandomInputs(7, 256 * 200 / kSampleScale), type);
+    for (size_t begin = 0; begin < random.size(); begin += 256) {
+      check({random.begin() + static_cast<int64_t>(begin),
+             random.begin() + static_cast<int64_t>(begin + 256)},
+            Reduction::kMean);
+    }
+    ExpectEveryResultRounded(totals, std::string("fused totals ") + TypeName(type));
+    ExpectEveryResultRounded(gradients, std::string("fused gradients ") + TypeName(type));
+    EXPECT_GT(near_fp64_passes, static_cast<int64_t>(near_midpoints.size()) / 10) << TypeName(type);
+    EXPECT_LT(fp64_passes - near_fp64_passes, 200 / kSampleScale / 10) << TypeName(type);
+    EXPECT_LE(exact_passes, fp64_passes / 100) << TypeName(type);
   }
 }
 
