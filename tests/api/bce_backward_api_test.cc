@@ -3,6 +3,7 @@
 // derivatives.
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
@@ -182,6 +183,62 @@ TEST_P(GradientChecks, ValuesMatchTheExactDerivative) {
     const double exact =
         0.5 * GetParam().exact(logits[i], targets[i], column_weight[i % 7], 1) / 21;
     EXPECT_NEAR(got2[i], exact, 0x1p-11 * std::fabs(exact) + 1e-12) << i;
+  }
+}
+
+// Every NaN gradient is the one positive quiet NaN (docs/contract/numerics.md §4), on every
+// route: 0 * inf from gradOutput and weight, NaN inputs of either sign passed on, and inf - inf
+// in the target gradient's |x| terms; without weights (the 16-bit and fp32 target gradients'
+// exact products) and with them. Each special input alone, in every fourth lane among ordinary
+// ones (a vector with any other open lane would go to the fp64 path whole, which hides a fast
+// path's NaN), through whole SIMD vectors and a remainder. Where the reference is not NaN the test
+// asks nothing (the other tests check values).
+TEST_P(GradientChecks, EveryNaNResultIsTheDefaultQuietNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t count = 53;
+  struct Special {
+    float x, w, g;
+  };
+  const Special unweighted[] = {{inf, 1, 0}, {-inf, 1, 0}, {-nan, 1, 0}, {0.5f, 1, -nan}};
+  const Special weighted[] = {{0.5f, inf, 0}, {0.5f, 0, -inf}, {0.5f, -nan, 1}, {-nan, 2, 0}};
+  const struct {
+    aclDataType dtype;
+    uint32_t nan_bits;
+  } cases[] = {{ACL_FLOAT, 0x7fc00000u}, {ACL_FLOAT16, 0x7e00u}, {ACL_BF16, 0x7fc0u}};
+  for (const auto& c : cases) {
+    for (const bool with_weight : {false, true}) {
+      int nan_results = 0;
+      for (const Special& special : with_weight ? weighted : unweighted) {
+        SCOPED_TRACE(::testing::Message() << "dtype " << c.dtype << " x " << special.x << " w "
+                                          << special.w << " g " << special.g);
+        std::vector<float> x(count, 0.5f), t(count, 0.25f), w(count, 1.0f), g(count, 1.0f);
+        for (int64_t i = 0; i < count; i += 4) {
+          x[i] = special.x;
+          w[i] = special.w;
+          g[i] = special.g;
+        }
+        DeviceTensor grad({count}, c.dtype, {}), self({count}, c.dtype, {});
+        DeviceTensor target({count}, c.dtype, t), weight({count}, c.dtype, {});
+        DeviceTensor out({count}, c.dtype, {});
+        UploadWithSpecials(grad, c.dtype, g);
+        UploadWithSpecials(self, c.dtype, x);
+        UploadWithSpecials(weight, c.dtype, w);
+        ASSERT_EQ(Plan(&grad, &self, &target, with_weight ? &weight : nullptr, nullptr, 0, &out),
+                  ACLNN_SUCCESS);
+        ASSERT_EQ(Launch(), ACLNN_SUCCESS);
+        const std::vector<unsigned char> bytes = out.Bytes();
+        const size_t size = aclDataTypeSize(c.dtype);
+        for (int64_t i = 0; i < count; ++i) {
+          if (!std::isnan(g[i] * GetParam().exact(x[i], t[i], w[i], 1.0))) continue;
+          uint32_t bits = 0;
+          std::memcpy(&bits, bytes.data() + i * size, size);
+          EXPECT_EQ(bits, c.nan_bits) << "element " << i;
+          ++nan_results;
+        }
+      }
+      EXPECT_GT(nan_results, count / 2) << "dtype " << c.dtype;
+    }
   }
 }
 

@@ -123,30 +123,6 @@ TEST(BceForwardChecks, EmptyInputSumsToZeroAndAveragesToNaN) {
 // negative and passes an input NaN's sign on), so every NaN result is the one positive quiet NaN
 // (docs/contract/numerics.md §4), whatever route made it and whichever code path (SIMD vector,
 // remainder, reduction) computed it.
-// `values` written into `tensor`'s storage as its dtype, infinities and NaN (with their sign)
-// included, which the test tensors' own encoders do not carry for fp16/bf16.
-void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
-                        const std::vector<float>& values) {
-  const size_t size = aclDataTypeSize(dtype);
-  std::vector<unsigned char> bytes(values.size() * size);
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint32_t bits = 0;
-    std::memcpy(&bits, &values[i], 4);
-    if (dtype == ACL_FLOAT16) {
-      const uint32_t sign = (bits >> 16) & 0x8000u;
-      bits = std::isnan(values[i])   ? sign | 0x7e00u
-             : std::isinf(values[i]) ? sign | 0x7c00u
-                                     : ToHalf(values[i]);
-    } else if (dtype == ACL_BF16) {
-      bits >>= 16;  // exact for the values used here
-    }
-    std::memcpy(bytes.data() + i * size, &bits, size);
-  }
-  ASSERT_EQ(aclrtMemcpy(tensor.device(), bytes.size(), bytes.data(), bytes.size(),
-                        ACL_MEMCPY_HOST_TO_DEVICE),
-            ACL_SUCCESS);
-}
-
 TEST(BceForwardValues, EveryNaNResultIsTheDefaultQuietNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();

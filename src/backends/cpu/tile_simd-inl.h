@@ -1041,10 +1041,10 @@ struct Evaluator {
   // (c - sign*l*m) * g*w*scale, l = 1 without weights, as one fused difference and a product
   // (see kSigmoidComplementError32), the rounding tested per lane with a reach that grows as the
   // difference cancels (FarFromBoundariesBy), and the value rounded onto the grid. With weights,
-  // lanes where g or w is 0 and the difference's sign is certain are exact zeros. False where any
-  // lane is left open (about 1 in 200 fp16 lanes of random soft labels, far fewer for hard ones,
-  // whose difference hardly cancels) or out of the grid's normal range: *open_vectors then names
-  // the vectors for the fp64 evaluator.
+  // lanes where g or w is 0 (g*w*scale finite) and the difference's sign is certain are exact
+  // zeros. False where any lane is left open (about 1 in 200 fp16 lanes of random soft labels, far
+  // fewer for hard ones, whose difference hardly cancels) or out of the grid's normal range:
+  // *open_vectors then names the vectors for the fp64 evaluator.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastGradSelf16Of(const In<kStep>& in, Vectors<kStep>* values,
                                    bool* open_vectors) const {
@@ -1085,7 +1085,9 @@ struct Evaluator {
       // With weights, the exact zeros (weights of 0 mask elements out), only where a lane is open
       // (without weights the branch alone cost 15% more instructions per step).
       if (!kUnweighted && HWY_UNLIKELY(open_vectors[j])) {
-        const auto zero_coef = hn::Or(hn::Eq(in.g[j], zero), hn::Eq(in.w[j], zero));
+        // g*w*scale finite too: 0 * inf is NaN, not a zero (the fp64 path gives it its NaN).
+        const auto zero_coef =
+            hn::And(hn::Or(hn::Eq(in.g[j], zero), hn::Eq(in.w[j], zero)), hn::IsFinite(coef));
         const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
         open_vectors[j] = !hn::AllTrue(D(), hn::Or(settled, hn::And(zero_coef, sign_certain)));
       }
@@ -1100,9 +1102,9 @@ struct Evaluator {
   // tested per lane with a reach that grows as the inner sum cancels (kGradTarget32ReachPerRatio),
   // where g*w*scale is a normal fp32 and the inner sum a finite one of at least 2^-100 (K*|x|
   // rounded in fp32's subnormal range, for a subnormal fp32 p, is then below 2^-43 of it).
-  // Settled too, as exact zeros with the fp64 formula's sign: lanes where g or w is 0 and the
-  // inner sum's sign is certain (its reach below the cap), and those where x = 0 and p = 1 (the
-  // inner sum exactly +0) with g*w*scale finite.
+  // Settled too, as exact zeros with the fp64 formula's sign: lanes where g or w is 0 (g*w*scale
+  // finite) and the inner sum's sign is certain (its reach below the cap), and those where x = 0
+  // and p = 1 (the inner sum exactly +0) with g*w*scale finite.
   template <size_t kStep, bool kFp16>
   HWY_INLINE bool FastGradTarget16Of(const In<kStep>& in, Vectors<kStep>* values,
                                      bool* open_vectors) const {
@@ -1132,7 +1134,8 @@ struct Evaluator {
                   InNormalRange(hn::Abs(coef), kFp32LeastNormalBits, kFp32InfinityBits));
       const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
       const auto zero_coef =
-          hn::And(hn::Or(hn::Eq(g, zero), hn::Eq(w, zero)), hn::And(sign_certain, inner_in_range));
+          hn::And(hn::And(hn::Or(hn::Eq(g, zero), hn::Eq(w, zero)), hn::IsFinite(coef)),
+                  hn::And(sign_certain, inner_in_range));
       const auto zero_inner = hn::And(hn::And(hn::Eq(x, zero), hn::Eq(p, one)), hn::IsFinite(coef));
       open_vectors[j] = !hn::AllTrue(D(), hn::Or(settled, hn::Or(zero_coef, zero_inner)));
       all = all && !open_vectors[j];
@@ -1147,7 +1150,7 @@ struct Evaluator {
   // 22 bits) is exact too wherever the value is a normal fp32, and its rounding onto the grid is
   // then the result. An fp32 result: the product's own rounding is the result (IEEE rounds it
   // once, correctly), here where it is a normal fp32. Formed as GradTarget64 forms it (x >= 0:
-  // 0 - |x|), so that the exact zeros (x or g zero, g*scale finite) get its sign.
+  // 0 - |x|), so that the exact zeros (x or g zero, x and g*scale finite) get its sign.
   template <size_t kStep, FloatType kType>
   HWY_INLINE bool ExactGradTargetOf(const In<kStep>& in, Vectors<kStep>* values,
                                     bool* open_vectors) const {
@@ -1164,8 +1167,8 @@ struct Evaluator {
       const auto exact =
           hn::And(InNormalRange(hn::Abs(v), kFp32LeastNormalBits, kLimitBits),
                   InNormalRange(hn::Abs(scaled_g), kFp32LeastNormalBits, kFp32InfinityBits));
-      const auto exact_zero =
-          hn::And(hn::Or(hn::Eq(x, zero), hn::Eq(g, zero)), hn::IsFinite(scaled_g));
+      const auto exact_zero = hn::And(hn::Or(hn::Eq(x, zero), hn::Eq(g, zero)),
+                                      hn::And(hn::IsFinite(scaled_g), hn::IsFinite(x)));
       open_vectors[j] = !hn::AllTrue(D(), hn::Or(exact, exact_zero));
       all = all && !open_vectors[j];
       if constexpr (kType == FloatType::kFloat32) {
