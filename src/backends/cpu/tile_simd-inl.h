@@ -1193,10 +1193,8 @@ struct Evaluator {
                    bool* open = nullptr) const {
     if constexpr (!kFast32) {
       ComputeInFp64(in, i, results, open);
-    } else if constexpr (!kFused) {
-      ComputeInFp32(in, i, results, open);
-    } else if (!targets.store_value) {
-      // The fused pass of a 16-bit mean or sum: SumTerms32 formed the loss terms, and the
+    } else if (!kFused || !targets.store_value) {
+      // The fused pass of a 16-bit mean or sum too: SumTerms32 formed the loss terms, and the
       // gradient is the self gradient's own (FastGradSelf16Of).
       ComputeInFp32(in, i, results, open);
     } else {
@@ -1284,10 +1282,8 @@ struct Evaluator {
       const auto& t64 = in.t64;
       constexpr bool kLog = kKind == LossKind::kLoss;
       constexpr bool kReciprocal = kKind == LossKind::kGradSelf || kFused;
-      // kFast32's fused mean or sum stores no loss, and SumTerms32 formed its terms: no log.
-      const bool log = kLog && (!kFast32 || targets.store_value);
-      const auto transcendentals = TranscendentalsOf(in, log, kReciprocal);
-      if (log) {
+      const auto transcendentals = TranscendentalsOf(in, kLog, kReciprocal);
+      if constexpr (kLog) {
         const auto& log_term = transcendentals.log_term;
         // A kFast32 step with weights that FastWeightedLoss16Of left open takes Loss64 and its
         // interval test: the bit test's bound, kLossError32 of the whole value, would leave it
