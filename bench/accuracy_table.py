@@ -12,6 +12,10 @@ The exact values are computed in long double from cancellation-free forms (the s
 positive terms for the loss; the merged |x| terms for the target gradient), and that reference
 is checked against mpmath (50 digits) on a sample before anything is counted.
 
+Its output starts with one line that states the run (bench/run_stamp.py): machine, the SIMD target
+the package's library dispatches to, the commit of this checkout ("-dirty" where tracked files
+differ from it) and the date (UTC).
+
 Usage (from the repository root, after `cmake --build build`, which builds the package):
     PYTHONPATH=build/python /usr/bin/python3 bench/accuracy_table.py [--count 1000000] [--seed 9]
 """
@@ -26,6 +30,8 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
                                 "conformance"))
 import aclnn as A  # noqa: E402
+from openaclnn import _binding  # noqa: E402
+from run_stamp import source_commit, stamp  # noqa: E402  (this script's folder is on sys.path)
 
 LD = np.longdouble
 
@@ -179,6 +185,8 @@ def main():
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    print("Run: " + stamp(_binding.info()["simd_target"], source_commit(root)) + "\n")
     print(f"reference check: long double against mpmath, worst relative difference "
           f"{check_reference(rng):.2e}\n")
     x, t, w, p, g = draw(rng, args.count)

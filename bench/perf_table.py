@@ -17,8 +17,14 @@ cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
 rate against N on log-log axes for the contiguous fp32 cases without weights, reduction none and
 mean: OpenACLNN, PyTorch and the bandwidth limit of that case's traffic at the run's triad
 bandwidth (all wall clock). It needs matplotlib (Debian: python3-matplotlib); the table does not.
+
+The table's first line states the run: machine (CPU model), the SIMD target the kernels dispatch
+to (BUILD_DIR/tools/openaclnn info), the commit the build was configured from (with "-dirty"
+where tracked files differ from it), the date (UTC), PyTorch's version and the triad bandwidth.
 """
-import argparse, json, os, platform, subprocess, sys, time
+import argparse, json, os, subprocess, sys, time
+
+from run_stamp import cpu_model, source_commit, stamp
 
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
 OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target",
@@ -129,15 +135,29 @@ def torch_rate(torch, case, threads, repetitions):
     return best, best_cpu
 
 
-def cpu_model():
+def simd_target(build):
+    """The SIMD target the build's kernels dispatch to on this CPU, as `openaclnn info` says."""
     try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
+        out = subprocess.run([os.path.join(build, "tools", "openaclnn"), "info"],
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return "unknown"
+    for line in out.splitlines():
+        if line.startswith("SIMD target:"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+def source_root(build):
+    """The source tree BUILD_DIR was configured from (its CMakeCache), else this script's."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as cache:
+            for line in cache:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    return line.split("=", 1)[1].strip()
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
 def short(n):
@@ -202,7 +222,7 @@ PLOT_SERIES = [("OpenACLNN", "tab:blue", "o"), ("PyTorch", "tab:orange", "s"),
 PLOT_COLUMNS = 3
 
 
-def plot(pyplot, rows, bandwidths, cpu, torch_version, path):
+def plot(pyplot, rows, bandwidths, machine, torch_version, path):
     """One figure: a panel per op (in OP_TITLE's order) and thread count, the wall-clock element
     rate against N of the contiguous fp32 cases without weights. The limit does not depend on N
     (the same bytes per element at the same triad bandwidth): a horizontal line per reduction."""
@@ -280,7 +300,7 @@ def plot(pyplot, rows, bandwidths, cpu, torch_version, path):
                        for t in thread_counts)
     figure.suptitle("BCE with logits, contiguous fp32, no weights: element rate against N "
                     "(wall clock, best of the run's repetitions)\nCPU: %s; %s; PyTorch %s" % (
-                        cpu, triads, torch_version), fontsize=10)
+                        machine, triads, torch_version), fontsize=10)
     figure.tight_layout(rect=(0, 0 if spare else 0.07 if lines > 1 else 0.11, 1, 1))
     figure.savefig(path, dpi=110)
     pyplot.close(figure)
@@ -299,16 +319,16 @@ def main():
     args = parser.parse_args()
     pyplot = load_pyplot() if args.plot else None
     import torch
-    cpu = cpu_model()
-    rows, bandwidths, header = [], {}, ["CPU: %s; PyTorch %s" % (cpu, torch.__version__)]
+    simd, commit = simd_target(args.build), source_commit(source_root(args.build))
+    rows, bandwidths, triads = [], {}, []
     for threads in [int(t) for t in args.threads.split(",")]:
         print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
         results = run_bench(args.build, threads, args.repetitions, args.cases)
         bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]
         bandwidths[threads] = bandwidth[0]
-        header.append("threads %d: STREAM triad %.1f GB/s wall clock, %.1f GB/s per CPU-time "
+        triads.append("threads %d: STREAM triad %.1f GB/s wall clock, %.1f GB/s per CPU-time "
                       "(best of 5)" % (threads, bandwidth[0] / 1e9, bandwidth[1] / 1e9))
-        print(header[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
+        print(triads[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
         for name, result in results.items():
             case = parse(name)
             if case is None:
@@ -316,14 +336,15 @@ def main():
             limit = [b / bytes_per_element(case) / 1e9 for b in bandwidth]
             theirs = torch_rate(torch, case, threads, args.repetitions)
             rows.append((case, threads, [r / 1e9 for r in result], limit, theirs))
-    text = "\n".join(["- " + line for line in header] + [""] + table(rows) + [""] +
-                     summaries(rows)) + "\n"
+    header = "Run: " + stamp(simd, commit, "PyTorch %s" % torch.__version__, *triads)
+    text = "\n".join([header, ""] + table(rows) + [""] + summaries(rows)) + "\n"
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as out:
             out.write(text)
     if args.plot:
-        plot(pyplot, rows, bandwidths, cpu, torch.__version__, args.plot)
+        machine = "%s (%s), at %s" % (cpu_model(), simd, commit)
+        plot(pyplot, rows, bandwidths, machine, torch.__version__, args.plot)
 
 
 if __name__ == "__main__":
