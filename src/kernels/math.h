@@ -26,7 +26,7 @@ inline constexpr double kSixteenthsMagic64 = 422212465065984.0;
 
 // fp64 constants of the correctly rounded formulas (ExpNeg64, Log1pReduced, Reciprocal1p,
 // Loss64, GradSelf64, GradTarget64). Tables and polynomials come from
-// scripts/fit_element_math.py (mpmath), which prints them with their fitted error. Every table
+// scripts/fit-element-math.py (mpmath), which prints them with their fitted error. Every table
 // has 16 entries: two AVX-512 registers of fp64, one permute per lookup.
 inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
@@ -88,7 +88,7 @@ inline constexpr double kExpArgMax64 = 700.0;
 inline constexpr double kEstimateError64 = 0x1p-43;
 
 // fp32 constants of the transcendentals of 16-bit results (ExpNeg32, Log1pSplit32), from
-// scripts/fit_element_math.py: the fp64 formulas' reductions with fp32
+// scripts/fit-element-math.py: the fp64 formulas' reductions with fp32
 // tables, exp of degree 3 (fit 2^-27.7), log1p of degree 5 (fit 2^-29.9), ln 2 in two parts whose
 // first has 9 bits (m times it is exact for every m of a <= kExpArgMax32).
 inline constexpr float kLog2E32 = 1.44269504f;
