@@ -111,7 +111,7 @@ OPENACLNN_TABLE float kLog1pPoly32[] = {0x1.987c0ep-3f, -0x1.002d3ap-2f, 0x1.555
 // The fp32 transcendentals serve |x| <= kExpArgMax32 (exp(-80) is a normal fp32); beyond, the
 // fp64 formulas run.
 inline constexpr float kExpArgMax32 = 80.0f;
-// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_test.cc
+// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_bounds_test.cc
 // (Transcendentals32) measures both over every fp16 and bf16 |x| <= kExpArgMax32 against
 // binary128 and checks that each stays below half of its bound. The fp64 formulas take the fp32
 // log1p with kLog1pExpError32 (the loss, the target gradient), and the self gradient, whose
