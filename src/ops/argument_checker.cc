@@ -17,28 +17,6 @@ std::string Describe(const aclTensor& tensor) {
 
 }  // namespace
 
-aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {
-  if (tensor == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR,
-                "%s: Expected a proper Tensor but got null for argument %s.", api, name);
-  }
-  if (!IsLiveTensor(tensor)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID,
-                "%s: argument %s (%p) is not a live aclTensor; was it destroyed?", api, name,
-                static_cast<const void*>(tensor));
-  }
-  return ACLNN_SUCCESS;
-}
-
-aclnnStatus ArgumentChecker::OutputPointers(uint64_t* workspace_size,
-                                            aclOpExecutor** executor) const {
-  if (workspace_size == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize is nullptr.", api);
-  }
-  if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is nullptr.", api);
-  return ACLNN_SUCCESS;
-}
-
 aclnnStatus ArgumentChecker::SupportedType(const char* name, const aclTensor* tensor) const {
   if (tensor == nullptr) return ACLNN_SUCCESS;
   FloatType type;
@@ -52,20 +30,6 @@ aclnnStatus ArgumentChecker::SupportedType(const char* name, const aclTensor* te
                 SocSupportsBf16() ? ", DT_BF16" : "");
   }
   return ACLNN_SUCCESS;
-}
-
-aclnnStatus ArgumentChecker::SameType(const char* name, const aclTensor* tensor,
-                                      const char* other_name, const aclTensor* other) const {
-  if (tensor->dtype == other->dtype) return ACLNN_SUCCESS;
-  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s dtype %s must equal %s dtype %s.", api, name,
-              DataTypeName(tensor->dtype), other_name, DataTypeName(other->dtype));
-}
-
-aclnnStatus ArgumentChecker::Reduction(int64_t reduction) const {
-  if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
-  return Fail(ACLNN_ERR_PARAM_INVALID,
-              "%s: reduction is %lld; Reduction only support [0, 1, 2] (0 none, 1 mean, 2 sum).",
-              api, static_cast<long long>(reduction));
 }
 
 aclnnStatus ArgumentChecker::Layout(const char* name, const aclTensor* tensor) const {
@@ -104,21 +68,6 @@ aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* t
               "dimension must be 1 or equal, rank not above self's).",
               api, name, ShapeString(tensor->view_shape).c_str(),
               ShapeString(self->view_shape).c_str());
-}
-
-aclnnStatus ArgumentChecker::SingleElement(const char* name, const aclTensor* tensor) const {
-  if (ElementCount(tensor->view_shape) == 1) return ACLNN_SUCCESS;
-  return Fail(ACLNN_ERR_PARAM_INVALID,
-              "%s: with reduction mean or sum, %s must hold exactly one element (shape [] or "
-              "[1]), but its shape is %s.",
-              api, name, ShapeString(tensor->view_shape).c_str());
-}
-
-aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tensor,
-                                        const char* other_name, const aclTensor* other) const {
-  if (tensor->format == other->format) return ACLNN_SUCCESS;
-  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s format %d must equal %s format %d.", api, name,
-              static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
 }
 
 }  // namespace openaclnn

@@ -1,92 +1,82 @@
 #include "ops/bce_checks.h"
 
-#include <array>
-
 #include "base/tensor.h"
 
 namespace openaclnn {
-namespace {
-
-using OperandNames = std::array<const char*, kOperandCount>;
-
-// Each operand's name in messages, by OperandIndex; the op's output is `out_name`.
-OperandNames NamesWithOut(const char* out_name) {
-  static_assert(kSelf == 0 && kTarget == 1 && kWeight == 2 && kPosWeight == 3 && kGradOutput == 4 &&
-                kOut == 5 && kGradSelfOut == 6 && kOperandCount == 7);
-  return {"self", "target", "weight", "posWeight", "gradOutput", out_name, ""};
-}
-
-// The optional weights are checked only where given.
-aclnnStatus WeightsPresent(const ArgumentChecker& check, const OperandNames& names,
-                           const aclTensor* const* tensor) {
-  for (int which : {kWeight, kPosWeight}) {
-    if (tensor[which] != nullptr) {
-      OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
-    }
-  }
-  return ACLNN_SUCCESS;
-}
-
-}  // namespace
 
 aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& operands,
                          int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor) {
-  const OperandNames names = NamesWithOut("out");
-  const aclTensor* const* tensor = operands.tensor;
-  const aclTensor* self = tensor[kSelf];
-  for (int which : {kSelf, kTarget, kOut}) {
-    OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
-  }
-  OPENACLNN_RETURN_IF_ERROR(WeightsPresent(check, names, tensor));
+  const aclTensor* self = operands.tensor[kSelf];
+  const aclTensor* target = operands.tensor[kTarget];
+  const aclTensor* weight = operands.tensor[kWeight];
+  const aclTensor* pos_weight = operands.tensor[kPosWeight];
+  const aclTensor* out = operands.tensor[kOut];
+  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
+  if (pos_weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  for (int which : {kSelf, kTarget, kOut}) {
-    OPENACLNN_RETURN_IF_ERROR(check.SupportedType(names[which], tensor[which]));
-  }
-  OPENACLNN_RETURN_IF_ERROR(check.SameType("out", tensor[kOut], "target", tensor[kTarget]));
-  for (int which : {kWeight, kPosWeight}) {
-    OPENACLNN_RETURN_IF_ERROR(check.SupportedType(names[which], tensor[which]));
-  }
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.SameType("out", out, "target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("weight", weight));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  for (int which : {kSelf, kTarget, kWeight, kPosWeight, kOut}) {
-    OPENACLNN_RETURN_IF_ERROR(check.Layout(names[which], tensor[which]));
-  }
-  OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", tensor[kTarget], "self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", target, "self", self));
   if (ElementCount(self->view_shape) > 0) {  // as CANN, weights of an empty self go unchecked
-    for (int which : {kWeight, kPosWeight}) {
-      OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto(names[which], tensor[which], self));
-    }
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("weight", weight, self));
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("posWeight", pos_weight, self));
   }
-  return reduction == 0 ? check.SameShape("out", tensor[kOut], "self", self)
-                        : check.SingleElement("out", tensor[kOut]);
+  return reduction == 0 ? check.SameShape("out", out, "self", self)
+                        : check.SingleElement("out", out);
 }
 
 aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
                              const char* out_name, int64_t reduction, bool grad_output_optional,
                              uint64_t* workspace_size, aclOpExecutor** executor) {
-  const OperandNames names = NamesWithOut(out_name);
-  const aclTensor* const* tensor = operands.tensor;
-  const aclTensor* self = tensor[kSelf];
-  for (int which : {kGradOutput, kSelf, kTarget, kOut}) {
-    if (which == kGradOutput && grad_output_optional && tensor[which] == nullptr) continue;
-    OPENACLNN_RETURN_IF_ERROR(check.Present(names[which], tensor[which]));
+  const aclTensor* grad_output = operands.tensor[kGradOutput];
+  const aclTensor* self = operands.tensor[kSelf];
+  const aclTensor* target = operands.tensor[kTarget];
+  const aclTensor* weight = operands.tensor[kWeight];
+  const aclTensor* pos_weight = operands.tensor[kPosWeight];
+  const aclTensor* out = operands.tensor[kOut];
+  if (!grad_output_optional || grad_output != nullptr) {
+    OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
   }
-  OPENACLNN_RETURN_IF_ERROR(WeightsPresent(check, names, tensor));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(out_name, out));
+  if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
+  if (pos_weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  for (int which : {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut}) {
-    OPENACLNN_RETURN_IF_ERROR(check.Layout(names[which], tensor[which]));
-  }
-  for (int which : {kGradOutput, kSelf, kTarget, kWeight, kPosWeight, kOut}) {
-    OPENACLNN_RETURN_IF_ERROR(check.SupportedType(names[which], tensor[which]));
-  }
-  OPENACLNN_RETURN_IF_ERROR(check.SameType(out_name, tensor[kOut], "target", tensor[kTarget]));
-  OPENACLNN_RETURN_IF_ERROR(check.SameFormat("target", tensor[kTarget], "self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.SameFormat(out_name, tensor[kOut], "self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout(out_name, out));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("gradOutput", grad_output));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("weight", weight));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType(out_name, out));
+  OPENACLNN_RETURN_IF_ERROR(check.SameType(out_name, out, "target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SameFormat("target", target, "self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SameFormat(out_name, out, "self", self));
   if (ElementCount(self->view_shape) > 0) {  // as CANN, shapes of an empty self go unchecked
-    OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", tensor[kTarget], "self", self));
-    OPENACLNN_RETURN_IF_ERROR(check.SameShape(out_name, tensor[kOut], "self", self));
-    for (int which : {kGradOutput, kWeight, kPosWeight}) {
-      OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto(names[which], tensor[which], self));
-    }
+    OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", target, "self", self));
+    OPENACLNN_RETURN_IF_ERROR(check.SameShape(out_name, out, "self", self));
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("gradOutput", grad_output, self));
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("weight", weight, self));
+    OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("posWeight", pos_weight, self));
   }
   return check.Reduction(reduction);
 }
