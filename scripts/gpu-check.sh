@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CUDA backend on a GPU machine, in one run of at most 8 minutes: the API, ATK and
 # conformance suites with OPENACLNN_DEVICE=cuda, the bitwise CPU == CUDA check, the small-call
-# latency, and the benchmark table (scripts/gpu_bench.py) as fractions of the HBM bandwidth
+# latency, and the benchmark table (scripts/gpu-bench.py) as fractions of the HBM bandwidth
 # measured in the same run, beside PyTorch's own CUDA loss and autograd step.
 #
 # A GPU machine may lack Debian's libraries (Highway) and a network, so the work is split:
@@ -99,7 +99,7 @@ step conformance 200 env OPENACLNN_LIBRARY="$PWD/$pack/lib/libopenaclnn.so" \
   PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -q -p no:cacheprovider $parallel tests/conformance
 step small_call 30 "$pack/bin/small_call_latency"
 cat "$logs/small_call.log" 2>/dev/null
-step bench "$bench_reserve" "$python" scripts/gpu_bench.py "$PWD/$pack/lib/libopenaclnn.so"
+step bench "$bench_reserve" "$python" scripts/gpu-bench.py "$PWD/$pack/lib/libopenaclnn.so"
 cat "$logs/bench.log" 2>/dev/null
 echo "gpu-check: $failures step(s) failed or skipped, $SECONDS s in all"
 [ "$failures" -eq 0 ]

@@ -38,7 +38,7 @@ void StoreAs(AtkDtype dtype, float value, uint8_t* out) {
     std::memcpy(out, &value, sizeof(value));
     return;
   }
-  const uint16_t bits = dtype == AtkDtype::kFloat16 ? FloatToHalf(value) : FloatToBf16(value);
+  const uint16_t bits = dtype == AtkDtype::kFloat16 ? aclFloatToFloat16(value) : FloatToBf16(value);
   std::memcpy(out, &bits, sizeof(bits));
 }
 

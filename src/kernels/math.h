@@ -26,7 +26,7 @@ inline constexpr double kSixteenthsMagic64 = 422212465065984.0;
 
 // fp64 constants of the correctly rounded formulas (ExpNeg64, Log1pReduced, Reciprocal1p,
 // Loss64, GradSelf64, GradTarget64). Tables and polynomials come from
-// scripts/fit_element_math.py (mpmath), which prints them with their fitted error. Every table
+// scripts/fit-element-math.py (mpmath), which prints them with their fitted error. Every table
 // has 16 entries: two AVX-512 registers of fp64, one permute per lookup.
 inline constexpr double kLog2E64 = 1.4426950408889634;
 inline constexpr double kRoundMagic64 = 6755399441055744.0;  // 1.5 * 2^52
@@ -88,7 +88,7 @@ inline constexpr double kExpArgMax64 = 700.0;
 inline constexpr double kEstimateError64 = 0x1p-43;
 
 // fp32 constants of the transcendentals of 16-bit results (ExpNeg32, Log1pSplit32), from
-// scripts/fit_element_math.py: the fp64 formulas' reductions with fp32
+// scripts/fit-element-math.py: the fp64 formulas' reductions with fp32
 // tables, exp of degree 3 (fit 2^-27.7), log1p of degree 5 (fit 2^-29.9), ln 2 in two parts whose
 // first has 9 bits (m times it is exact for every m of a <= kExpArgMax32).
 inline constexpr float kLog2E32 = 1.44269504f;
@@ -111,7 +111,7 @@ OPENACLNN_TABLE float kLog1pPoly32[] = {0x1.987c0ep-3f, -0x1.002d3ap-2f, 0x1.555
 // The fp32 transcendentals serve |x| <= kExpArgMax32 (exp(-80) is a normal fp32); beyond, the
 // fp64 formulas run.
 inline constexpr float kExpArgMax32 = 80.0f;
-// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_test.cc
+// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_bounds_test.cc
 // (Transcendentals32) measures both over every fp16 and bf16 |x| <= kExpArgMax32 against
 // binary128 and checks that each stays below half of its bound. The fp64 formulas take the fp32
 // log1p with kLog1pExpError32 (the loss, the target gradient), and the self gradient, whose

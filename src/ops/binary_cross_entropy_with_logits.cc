@@ -4,26 +4,57 @@
 
 #include <iterator>
 
+#include "ops/bce_checks.h"
+#include "ops/bce_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
 namespace {
 
 constexpr openaclnnOperand kOperands[] = {
-    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
-    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
-    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
-    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
-    {"out", OPENACLNN_ROLE_OUT, 0, 1, 1, OPENACLNN_ROLE_SELF},
+    {.name = "self",
+     .role = OPENACLNN_ROLE_SELF,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_SELF},
+    {.name = "target",
+     .role = OPENACLNN_ROLE_TARGET,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_TARGET},
+    {.name = "weightOptional",
+     .role = OPENACLNN_ROLE_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_WEIGHT},
+    {.name = "posWeightOptional",
+     .role = OPENACLNN_ROLE_POS_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_POS_WEIGHT},
+    {.name = "out",
+     .role = OPENACLNN_ROLE_OUT,
+     .optional = 0,
+     .output = 1,
+     .reduced = 1,
+     .shapeOf = OPENACLNN_ROLE_SELF},
 };
 
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsOp = {
-    {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_OP_LOSS, std::size(kOperands), kOperands,
-     TableGetWorkspaceSize<kBceWithLogitsOp>, aclnnBinaryCrossEntropyWithLogits},
-    ValidateLoss,
-    PlanLoss};
+    .info = {.api = "aclnnBinaryCrossEntropyWithLogits",
+             .kind = OPENACLNN_OP_LOSS,
+             .operandCount = std::size(kOperands),
+             .operands = kOperands,
+             .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsOp>,
+             .launch = aclnnBinaryCrossEntropyWithLogits},
+    .validate = ValidateLoss,
+    .plan = PlanLoss};
 
 }  // namespace openaclnn
 

@@ -4,19 +4,56 @@
 
 #include <iterator>
 
+#include "ops/bce_checks.h"
+#include "ops/bce_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
 namespace {
 
 constexpr openaclnnOperand kOperands[] = {
-    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
-    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
-    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
-    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
-    {"gradOutputOptional", OPENACLNN_ROLE_GRAD_OUTPUT, 1, 0, 1, OPENACLNN_ROLE_GRAD_OUTPUT},
-    {"out", OPENACLNN_ROLE_OUT, 0, 1, 1, OPENACLNN_ROLE_SELF},
-    {"gradSelfOut", OPENACLNN_ROLE_GRAD_SELF_OUT, 0, 1, 0, OPENACLNN_ROLE_SELF},
+    {.name = "self",
+     .role = OPENACLNN_ROLE_SELF,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_SELF},
+    {.name = "target",
+     .role = OPENACLNN_ROLE_TARGET,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_TARGET},
+    {.name = "weightOptional",
+     .role = OPENACLNN_ROLE_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_WEIGHT},
+    {.name = "posWeightOptional",
+     .role = OPENACLNN_ROLE_POS_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_POS_WEIGHT},
+    {.name = "gradOutputOptional",
+     .role = OPENACLNN_ROLE_GRAD_OUTPUT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 1,
+     .shapeOf = OPENACLNN_ROLE_GRAD_OUTPUT},
+    {.name = "out",
+     .role = OPENACLNN_ROLE_OUT,
+     .optional = 0,
+     .output = 1,
+     .reduced = 1,
+     .shapeOf = OPENACLNN_ROLE_SELF},
+    {.name = "gradSelfOut",
+     .role = OPENACLNN_ROLE_GRAD_SELF_OUT,
+     .optional = 0,
+     .output = 1,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_SELF},
 };
 
 // What the two calls it replaces would check, in the order they would check it: the forward's
@@ -37,11 +74,14 @@ aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& op, int64_
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsAndGradOp = {
-    {"aclnnBinaryCrossEntropyWithLogitsAndGrad", OPENACLNN_OP_LOSS_AND_GRAD, std::size(kOperands),
-     kOperands, TableGetWorkspaceSize<kBceWithLogitsAndGradOp>,
-     aclnnBinaryCrossEntropyWithLogitsAndGrad},
-    Validate,
-    PlanLoss};
+    .info = {.api = "aclnnBinaryCrossEntropyWithLogitsAndGrad",
+             .kind = OPENACLNN_OP_LOSS_AND_GRAD,
+             .operandCount = std::size(kOperands),
+             .operands = kOperands,
+             .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsAndGradOp>,
+             .launch = aclnnBinaryCrossEntropyWithLogitsAndGrad},
+    .validate = Validate,
+    .plan = PlanLoss};
 
 }  // namespace openaclnn
 

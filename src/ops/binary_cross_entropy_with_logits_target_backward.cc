@@ -4,18 +4,50 @@
 
 #include <iterator>
 
+#include "ops/bce_checks.h"
+#include "ops/bce_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
 namespace {
 
 constexpr openaclnnOperand kOperands[] = {
-    {"gradOutput", OPENACLNN_ROLE_GRAD_OUTPUT, 0, 0, 0, OPENACLNN_ROLE_GRAD_OUTPUT},
-    {"self", OPENACLNN_ROLE_SELF, 0, 0, 0, OPENACLNN_ROLE_SELF},
-    {"target", OPENACLNN_ROLE_TARGET, 0, 0, 0, OPENACLNN_ROLE_TARGET},
-    {"weightOptional", OPENACLNN_ROLE_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_WEIGHT},
-    {"posWeightOptional", OPENACLNN_ROLE_POS_WEIGHT, 1, 0, 0, OPENACLNN_ROLE_POS_WEIGHT},
-    {"gradTarget", OPENACLNN_ROLE_OUT, 0, 1, 0, OPENACLNN_ROLE_TARGET},
+    {.name = "gradOutput",
+     .role = OPENACLNN_ROLE_GRAD_OUTPUT,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_GRAD_OUTPUT},
+    {.name = "self",
+     .role = OPENACLNN_ROLE_SELF,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_SELF},
+    {.name = "target",
+     .role = OPENACLNN_ROLE_TARGET,
+     .optional = 0,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_TARGET},
+    {.name = "weightOptional",
+     .role = OPENACLNN_ROLE_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_WEIGHT},
+    {.name = "posWeightOptional",
+     .role = OPENACLNN_ROLE_POS_WEIGHT,
+     .optional = 1,
+     .output = 0,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_POS_WEIGHT},
+    {.name = "gradTarget",
+     .role = OPENACLNN_ROLE_OUT,
+     .optional = 0,
+     .output = 1,
+     .reduced = 0,
+     .shapeOf = OPENACLNN_ROLE_TARGET},
 };
 
 aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& operands, int64_t reduction,
@@ -32,11 +64,14 @@ std::unique_ptr<Plan> MakePlan(const BceOperands& operands, int64_t reduction,
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
-    {"aclnnBinaryCrossEntropyWithLogitsTargetBackward", OPENACLNN_OP_GRAD_TARGET,
-     std::size(kOperands), kOperands, TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
-     aclnnBinaryCrossEntropyWithLogitsTargetBackward},
-    Validate,
-    MakePlan};
+    .info = {.api = "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
+             .kind = OPENACLNN_OP_GRAD_TARGET,
+             .operandCount = std::size(kOperands),
+             .operands = kOperands,
+             .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
+             .launch = aclnnBinaryCrossEntropyWithLogitsTargetBackward},
+    .validate = Validate,
+    .plan = MakePlan};
 
 }  // namespace openaclnn
 

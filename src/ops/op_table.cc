@@ -2,10 +2,12 @@
 
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <vector>
 
 #include "base/verbose.h"
+#include "ops/backend_checks.h"
 #include "ops/verbose_line.h"
 
 namespace openaclnn {
@@ -32,6 +34,26 @@ static_assert(KindIs(OPENACLNN_OP_LOSS, KernelOp::kLoss) &&
                   KindIs(OPENACLNN_OP_GRAD_TARGET, KernelOp::kGradTarget) &&
                   KindIs(OPENACLNN_OP_LOSS_AND_GRAD, KernelOp::kLossAndGrad),
               "an op kind is its KernelOp");
+
+// Phase 1's ending, after CheckBackend: runs `plan(&workspace_bytes)` with the active backend's
+// kernels, wraps the plan in a new executor and hands both out. Turns an out-of-memory failure
+// into ACLNN_ERR_INNER_CREATE_EXECUTOR.
+template <class MakePlan>
+aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
+                    std::vector<const aclTensor*> outputs, uint64_t* workspace_size,
+                    aclOpExecutor** executor, MakePlan&& plan) {
+  try {
+    uint64_t workspace = 0;
+    std::unique_ptr<Plan> made = plan(&workspace);
+    *executor = NewExecutor(std::move(inputs), std::move(outputs), std::move(made), workspace);
+    if (*executor != nullptr) {
+      *workspace_size = workspace;
+      return ACLNN_SUCCESS;
+    }
+  } catch (const std::bad_alloc&) {
+  }
+  return Fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.", api);
+}
 
 constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp, &kBceWithLogitsBackwardOp,
                                         &kBceWithLogitsTargetBackwardOp, &kBceWithLogitsAndGradOp};

@@ -7,8 +7,11 @@
 #include <memory>
 #include <span>
 
+#include "base/executor.h"
+#include "base/status.h"
 #include "openaclnn/op_table.h"
-#include "ops/bce_common.h"
+#include "ops/argument_checker.h"
+#include "ops/bce_operands.h"
 
 namespace openaclnn {
 

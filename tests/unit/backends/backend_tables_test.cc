@@ -9,7 +9,7 @@
 #include "backends/cpu/cpu_backend.h"
 #include "backends/plugin.h"
 #include "openaclnn/op_table.h"
-#include "ops/bce_common.h"
+#include "ops/backend_checks.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {

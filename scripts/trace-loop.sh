@@ -3,7 +3,7 @@
 # estimate of its cycles: a count that no neighbour on a shared machine moves, for AVX-512 code,
 # which callgrind cannot run (docs/performance.md, issue 16).
 #
-#   scripts/trace_loop.sh build-perf/bench/tile_bench tile/loss/fp32/noweight/store/ramp \
+#   scripts/trace-loop.sh build-perf/bench/tile_bench tile/loss/fp32/noweight/store/ramp \
 #       N_AVX38RunStepsILm2ENS0_9EvaluatorILNS_8LossKindE0ELb0ELb1ELb0ELNS0_7UniformE0E
 #
 # The third argument is a substring of the mangled name of the loop's function (nm lists them:
@@ -20,7 +20,7 @@ binary=$1 case=$2 symbol=$3
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-SYMBOL=$symbol OUT=$work/iteration.s gdb -q -batch -x "$here/trace_loop_gdb.py" \
+SYMBOL=$symbol OUT=$work/iteration.s gdb -q -batch -x "$here/trace-loop-gdb.py" \
   --args "$binary" --benchmark_filter="^$case\$" --benchmark_min_time=0.01 >"$work/gdb.log" 2>&1 ||
   { cat "$work/gdb.log" >&2; exit 1; }
 # llvm-mca takes straight-line code: branches and stack frame operations out, rip-relative

@@ -1,5 +1,5 @@
-// The kernels at the edges: int64 sizes, strides that must never be stepped along, and a thread
-// pool that the system refuses threads.
+// The CPU backend at the edges: strides that must never be stepped along, and a thread pool that
+// the system refuses threads.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -19,15 +19,6 @@ namespace openaclnn {
 namespace {
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-
-TEST(ReductionLimits, BlockCountsNearInt64MaxAreExact) {
-  EXPECT_EQ(ReductionBlocks(kInt64Max), (kInt64Max - 4095) / 4096 + 1);
-  EXPECT_EQ(ReductionBlocks(kInt64Max - 4095), (kInt64Max - 4095) / 4096);
-  EXPECT_EQ(ReductionBlocks(0), 0);
-  EXPECT_EQ(ReductionBlocks(1), 1);
-  EXPECT_EQ(ReductionBlocks(4096), 1);
-  EXPECT_EQ(ReductionBlocks(4097), 2);
-}
 
 using Visit = std::tuple<int64_t, int64_t, int64_t>;  // first element, length, stride
 

@@ -1,6 +1,6 @@
-"""gdb script of trace_loop.sh: steps one benchmark's SIMD tile loop and writes one iteration.
+"""gdb script of trace-loop.sh: steps one benchmark's SIMD tile loop and writes one iteration.
 
-Run by trace_loop.sh as gdb -batch -x trace_loop_gdb.py --args tile_bench ...; reads the
+Run by trace-loop.sh as gdb -batch -x trace-loop-gdb.py --args tile_bench ...; reads the
 environment: SYMBOL (a substring of the mangled name of the loop's function), STEPS (how many
 instructions to step, default 4000) and OUT (where to write the iteration's instructions, one per
 line, Intel syntax). The iteration is the shortest period, of at least 50 instructions, with which

@@ -6,7 +6,7 @@ traffic of its problem (each input read once, each output written once), so PyTo
 is PyTorch's time for the same problem against the same bytes. PyTorch's rows for gradients
 are its autograd step (forward + backward), which is what its users run for a gradient.
 
-Usage: python3 scripts/gpu_bench.py LIBOPENACLNN [--max-n 1e9]
+Usage: python3 scripts/gpu-bench.py LIBOPENACLNN [--max-n 1e9]
 """
 import argparse
 import ctypes

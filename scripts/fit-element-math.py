@@ -13,7 +13,7 @@ fp32 (for 16-bit logits, |x| <= 80): exp(s) = 1 + s + s^2 * P32(s), log1p(y) = y
 the same reductions with fp32 tables; ln 2 / 16 in two parts, the first of 9 significant bits
 (exact times any m of exp's reduction).
 
-Run: /usr/bin/python3 scripts/fit_element_math.py
+Run: /usr/bin/python3 scripts/fit-element-math.py
 """
 import mpmath
 import numpy

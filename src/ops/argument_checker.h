@@ -1,0 +1,92 @@
+// Checks of an aclnn call's arguments, in CANN's words and codes, that any op family shares.
+#pragma once
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+#include "base/dtype.h"
+#include "base/status.h"
+#include "base/tensor.h"
+
+namespace openaclnn {
+
+// Names the API in every message, so a user who reads aclGetRecentErrMsg() knows which call.
+// The cheap checks are defined below, inline: phase 1 of a small call is well under a
+// microsecond, and each op's checks call them several times.
+struct ArgumentChecker {
+  const char* api;
+
+  // 161001 for a null tensor (CANN's message), 161002 for a handle that is not a live aclTensor.
+  aclnnStatus Present(const char* name, const aclTensor* tensor) const;
+  aclnnStatus OutputPointers(uint64_t* workspace_size, aclOpExecutor** executor) const;
+  // The dtype is one the SoC profile supports for this op (fp32, fp16 and, where the SoC has it,
+  // bf16). Absent optional tensors pass.
+  aclnnStatus SupportedType(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameType(const char* name, const aclTensor* tensor, const char* other_name,
+                       const aclTensor* other) const;
+  aclnnStatus Reduction(int64_t reduction) const;
+  // Rank at most 8 and a view that stays inside its storage with non-negative strides.
+  aclnnStatus Layout(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameShape(const char* name, const aclTensor* tensor, const char* other_name,
+                        const aclTensor* other) const;
+  aclnnStatus BroadcastsInto(const char* name, const aclTensor* tensor,
+                             const aclTensor* self) const;
+  // For a reduced result: exactly one element, any rank.
+  aclnnStatus SingleElement(const char* name, const aclTensor* tensor) const;
+  aclnnStatus SameFormat(const char* name, const aclTensor* tensor, const char* other_name,
+                         const aclTensor* other) const;
+};
+
+inline aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {
+  if (tensor == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                "%s: Expected a proper Tensor but got null for argument %s.", api, name);
+  }
+  if (!IsLiveTensor(tensor)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "%s: argument %s (%p) is not a live aclTensor; was it destroyed?", api, name,
+                static_cast<const void*>(tensor));
+  }
+  return ACLNN_SUCCESS;
+}
+
+inline aclnnStatus ArgumentChecker::OutputPointers(uint64_t* workspace_size,
+                                                   aclOpExecutor** executor) const {
+  if (workspace_size == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize is nullptr.", api);
+  }
+  if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is nullptr.", api);
+  return ACLNN_SUCCESS;
+}
+
+inline aclnnStatus ArgumentChecker::SameType(const char* name, const aclTensor* tensor,
+                                             const char* other_name, const aclTensor* other) const {
+  if (tensor->dtype == other->dtype) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s dtype %s must equal %s dtype %s.", api, name,
+              DataTypeName(tensor->dtype), other_name, DataTypeName(other->dtype));
+}
+
+inline aclnnStatus ArgumentChecker::Reduction(int64_t reduction) const {
+  if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: reduction is %lld; Reduction only support [0, 1, 2] (0 none, 1 mean, 2 sum).",
+              api, static_cast<long long>(reduction));
+}
+
+inline aclnnStatus ArgumentChecker::SingleElement(const char* name, const aclTensor* tensor) const {
+  if (ElementCount(tensor->view_shape) == 1) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: with reduction mean or sum, %s must hold exactly one element (shape [] or "
+              "[1]), but its shape is %s.",
+              api, name, ShapeString(tensor->view_shape).c_str());
+}
+
+inline aclnnStatus ArgumentChecker::SameFormat(const char* name, const aclTensor* tensor,
+                                               const char* other_name,
+                                               const aclTensor* other) const {
+  if (tensor->format == other->format) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, "%s: %s format %d must equal %s format %d.", api, name,
+              static_cast<int>(tensor->format), other_name, static_cast<int>(other->format));
+}
+
+}  // namespace openaclnn
