@@ -70,7 +70,7 @@ constexpr FloatType TypeOf(SharedType shared) {
 }
 
 // A Source of any float type, widened as it is loaded: the operands of the fp32-lane evaluators
-// (but the fused pass with weights, Fp32LaneEvaluator::kNarrow), whose 16-bit inputs staged in
+// (but the fused pass with weights: Fp32LaneSource), whose 16-bit inputs staged in
 // fp32 first cost a sixth of their time (three 16 KiB buffers written, which with the inputs do
 // not fit L1). The type is the same for every load of a tile: its branch is always predicted.
 template <SharedType kShared>
