@@ -4,16 +4,16 @@
 # which callgrind cannot run (docs/performance.md, issue 16).
 #
 #   scripts/trace-loop.sh build-perf/bench/tile_bench tile/loss/fp32/noweight/store/ramp \
-#       N_AVX38RunStepsILm2ENS0_9EvaluatorILNS_8LossKindE0ELb0ELb1ELb0ELNS0_7UniformE0E
+#       N_AVX38RunStepsILm2ENS0_13Fp64EvaluatorILNS_8LossKindE0ELb0ELb1EEE
 #
 # The third argument is a substring of the mangled name of the loop's function (nm lists them:
-# RunSteps<2, Evaluator<kind, fused, unweighted, fast32, uniform>> of each Highway target). One
-# iteration is 32 elements on AVX-512 (two float vectors), 16 on AVX2. MCA_CPU names llvm-mca's
-# CPU model (default icelake-server; znver3 for a Zen 3). Needs gdb and llvm-mca (Debian: gdb,
-# llvm).
+# RunSteps<2, Fp64Evaluator<kind, fused, unweighted>> or RunSteps<2, Fp32LaneEvaluator<kind, fused,
+# unweighted, shared type>> of each Highway target). One iteration is 32 elements on AVX-512 (two
+# float vectors), 16 on AVX2. MCA_CPU names llvm-mca's CPU model (default icelake-server; znver3
+# for a Zen 3). Needs gdb and llvm-mca (Debian: gdb, llvm).
 set -euo pipefail
 if [ $# -ne 3 ]; then
-  sed -n '2,13p' "$0" >&2
+  sed -n '2,14p' "$0" >&2
   exit 2
 fi
 binary=$1 case=$2 symbol=$3

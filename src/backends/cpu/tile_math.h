@@ -62,10 +62,10 @@ const char* EvaluateTileTarget();
 
 // For tests: which of `values` (non-negative losses in fp64, each within its bound of the exact
 // loss: kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) the bit test of the SIMD
-// loss evaluator (tile_simd-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16) settles in
-// `type`, on the target EvaluateTile runs, and *rounded the result it stores for a settled one.
-// `test` (fp16, bf16): that of the losses evaluated wholly in fp32 lanes, fp32 values within
-// 2^-21 + 2^-23 (FastLoss16Of) or 1.5 * 2^-21 + 2^-40 (FastWeightedLoss16Of) of the exact
+// loss evaluator (simd/rounding_bits-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16)
+// settles in `type`, on the target EvaluateTile runs, and *rounded the result it stores for a
+// settled one. `test` (fp16, bf16): that of the losses evaluated wholly in fp32 lanes, fp32 values
+// within 2^-21 + 2^-23 (Loss16InFp32) or 1.5 * 2^-21 + 2^-40 (WeightedLoss16InFp32) of the exact
 // loss.
 enum class LossBitTest { kFp64, kFp32Unweighted, kFp32Weighted };
 void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,

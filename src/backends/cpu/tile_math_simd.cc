@@ -1,59 +1,23 @@
 // EvaluateTile in SIMD: math.h's formulas instantiated with a Highway vector policy, compiled
-// once per target and chosen at run time. Every operation is the IEEE operation the scalar
-// policy performs, so each lane gets the scalar path's bits; only targets with a native fused
-// multiply-add run this code, the others run EvaluateTileScalar.
+// once per target and chosen at run time, one source file per kind (simd/tile_kinds.h). Every
+// operation is the IEEE operation the scalar policy performs, so each lane gets the scalar path's
+// bits; only targets with a native fused multiply-add run this code, the others run
+// EvaluateTileScalar.
 
-// SSSE3/SSE4 have no FMA; SVE vectors are sizeless (no operators, no arrays of vectors); RVV
-// likewise. Those CPUs take the scalar path.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS \
-  (HWY_SSSE3 | HWY_SSE4 | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
-#endif
+#include "backends/cpu/simd/simd_targets.h"  // before Highway
 
-#include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
-#include <type_traits>
-#include <utility>
 
-#include "backends/cpu/strided.h"
+#include "backends/cpu/simd/tile_kinds.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
-#include "kernels/math_exact.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-// RunSteps is flattened for speed, except under the sanitizers (see there).
-#ifndef OPENACLNN_FLATTEN
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define OPENACLNN_FLATTEN
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define OPENACLNN_FLATTEN
-#endif
-#endif
-#ifndef OPENACLNN_FLATTEN
-#define OPENACLNN_FLATTEN HWY_FLATTEN
-#endif
-#endif
-
-#ifndef OPENACLNN_TILE_STAGING_DEFINED
-#define OPENACLNN_TILE_STAGING_DEFINED
-namespace openaclnn {
-// A thread's fp32 copies of the operands of a tile that do not lie in memory as contiguous fp32
-// (tile_simd-inl.h: StageInputs).
-struct TileStaging {
-  alignas(64) float operand[kOut][kReductionBlock];
-};
-}  // namespace openaclnn
-#endif
+#include "backends/cpu/simd/rounding_bits-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -61,27 +25,6 @@ namespace openaclnn::HWY_NAMESPACE {
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits.
 #if HWY_NATIVE_FMA
-namespace hn = hwy::HWY_NAMESPACE;
-
-#include "backends/cpu/tile_simd-inl.h"
-
-Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                         int64_t count, const TileOutput& output, bool sum,
-                         const TileOutput& gradient, TileStaging& staging) {
-  switch (kind) {
-    case LossKind::kLoss:
-      if (gradient.data != nullptr) {
-        return RunTile<LossKind::kLoss, true>(gradient_scale, inputs, count, output, sum, staging,
-                                              gradient);
-      }
-      return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum, staging);
-    case LossKind::kGradSelf:
-      return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, sum, staging);
-    default:
-      return RunTile<LossKind::kGradTarget>(gradient_scale, inputs, count, output, sum, staging);
-  }
-}
-
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
 
 void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values, int64_t count,
@@ -90,7 +33,7 @@ void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values,
   for (int64_t i = 0; i < count; ++i) {
     const V64 value = hn::Set(D64(), values[i]);
     V result;
-    if (test != LossBitTest::kFp64) {  // fp32 values, 16-bit types: FastLoss16Of's test
+    if (test != LossBitTest::kFp64) {  // fp32 values, 16-bit types: Loss16InFp32's test
       const V value32 = hn::Set(D(), static_cast<float>(values[i]));
       const Grid grid = GridOf(type);
       const bool fp16 = type == FloatType::kFloat16;
@@ -112,12 +55,6 @@ void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values,
 
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
 
-Partial EvaluateTileImpl(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                         int64_t count, const TileOutput& output, bool sum,
-                         const TileOutput& gradient, TileStaging& /*staging*/) {
-  return EvaluateTileScalar(kind, gradient_scale, inputs, count, output, sum, gradient);
-}
-
 const char* TargetNameImpl() { return "scalar"; }
 
 void SettlesLossBitsImpl(FloatType /*type*/, LossBitTest /*test*/, const double* /*values*/,
@@ -136,15 +73,24 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace openaclnn {
 
-HWY_EXPORT(EvaluateTileImpl);
 HWY_EXPORT(TargetNameImpl);
 HWY_EXPORT(SettlesLossBitsImpl);
 
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient) {
   thread_local TileStaging staging;
-  return HWY_DYNAMIC_DISPATCH(EvaluateTileImpl)(kind, gradient_scale, inputs, count, output, sum,
-                                                gradient, staging);
+  switch (kind) {
+    case LossKind::kLoss:
+      if (gradient.data != nullptr) {
+        return EvaluateLossAndGradSelfTile(gradient_scale, inputs, count, output, sum, gradient,
+                                           staging);
+      }
+      return EvaluateLossTile(gradient_scale, inputs, count, output, sum, staging);
+    case LossKind::kGradSelf:
+      return EvaluateGradSelfTile(gradient_scale, inputs, count, output, staging);
+    default:
+      return EvaluateGradTargetTile(gradient_scale, inputs, count, output, staging);
+  }
 }
 
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }

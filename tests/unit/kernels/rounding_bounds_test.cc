@@ -46,7 +46,7 @@ TEST(Transcendentals32, EveryHalfPrecisionLogitIsWithinTheBound) {
       };
       worst_exp = std::max(worst_exp, relative(e, exact_e));
       worst_log = std::max(worst_log, relative(math::Log1pSplit32<O32>(split), Log1p(exact_e)));
-      // sigmoid(-a) as FastGradSelf16Of forms it: e times the rounded 1/(1 + e), the
+      // sigmoid(-a) as GradSelf16InFp32 forms it: e times the rounded 1/(1 + e), the
       // product exact (a fused difference takes it).
       const Quad sigmoid = static_cast<Quad>(e) * (1.0f / (1.0f + e));
       worst_sigmoid =

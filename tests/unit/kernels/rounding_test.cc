@@ -47,7 +47,7 @@ INSTANTIATE_TEST_SUITE_P(Types, Rounding,
                          });
 
 // 16-bit losses of 16-bit logits without weights, where the SIMD evaluator works wholly in fp32
-// lanes (FastLoss16Of) for steps whose |x| are at most 80: every result correctly rounded.
+// lanes (Loss16InFp32) for steps whose |x| are at most 80: every result correctly rounded.
 TEST(Rounding, UnweightedHalfLossesAreCorrectlyRounded) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::vector<Input> inputs = RandomInputs(20261202, kSamples);
@@ -97,7 +97,7 @@ void ExpectWeightedHalfRounded(LossKind kind, FloatType type,
 }
 
 // 16-bit losses of 16-bit logits with weights, which the SIMD evaluator computes wholly in fp32
-// lanes (FastWeightedLoss16Of) for steps whose |x| are at most 80, with target, weight and
+// lanes (WeightedLoss16InFp32) for steps whose |x| are at most 80, with target, weight and
 // pos_weight of the logits' type or fp32: random inputs; the edges of its range (zero and
 // subnormal weights, pos_weights whose linear term overflows fp32, a log term alone below
 // 2^-102); and, from four million draws, those whose loss lies within 4 fp32 ulps of a midpoint,
@@ -144,7 +144,7 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
 }
 
 // 16-bit target gradients of 16-bit logits without weights, -x*g*scale, which the SIMD evaluator
-// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTargetOf): random inputs and
+// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTargetInFp32): random inputs and
 // the edges of fp32's range (bf16 values whose product over- or underflows it), at scales 1,
 // 2^-10 and 2^-64, and 1/1000 (the fp64 path). Every result correctly rounded.
 TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
@@ -197,7 +197,7 @@ TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
 }
 
 // 16-bit self gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
-// in fp32 lanes (FastGradSelf16Of) for steps whose |x| are at most 80: random inputs; targets next
+// in fp32 lanes (GradSelf16InFp32) for steps whose |x| are at most 80: random inputs; targets next
 // to the gradient's zero, where (1 - t)*sigmoid(x) - p*t*sigmoid(-x) cancels; the edges of its
 // range (g or w zero; weights whose g*w underflows, times a large p); draws within 4 fp32 ulps
 // of a midpoint; at scale 1 and 1/1000. Every result correctly rounded.
@@ -260,7 +260,7 @@ TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
 }
 
 // 16-bit target gradients of 16-bit logits with weights, which the SIMD evaluator computes wholly
-// in fp32 lanes (FastGradTarget16Of) for steps whose |x| are at most 80: random inputs; pos_weights
+// in fp32 lanes (GradTarget16InFp32) for steps whose |x| are at most 80: random inputs; pos_weights
 // next to the gradient's zero, where (p - 1)*log1p(exp(-|x|)) + K*|x| cancels; the edges of its
 // range (g or w zero, with and without an overflowing inner sum; x = 0 with p = 1; subnormal
 // pos_weights; weights whose g*w underflows); draws within 4 fp32 ulps of a midpoint; at scale 1
@@ -359,7 +359,7 @@ TEST(Rounding, AnExactZeroSelfGradientSettlesWithoutTheExactPath) {
 }
 
 // 16-bit self gradients of 16-bit logits without weights, which the SIMD evaluator computes
-// wholly in fp32 lanes (FastGradSelf16Of) with a per-lane reach for the cancellation of
+// wholly in fp32 lanes (GradSelf16InFp32) with a per-lane reach for the cancellation of
 // sigmoid(x) - t: random inputs; soft labels next to sigmoid(x), where the difference cancels;
 // and, from a million draws, those whose gradient lies within 2^-9 of a grid spacing of a
 // midpoint, where the reach decides. Every result correctly rounded.

@@ -1,0 +1,173 @@
+// The part of a tile's evaluator that the fp64 and the fp32-lane evaluators share.
+// Re-included once per Highway target (the toggle guard below); defines its code inside
+// namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#if defined(OPENACLNN_BACKENDS_CPU_SIMD_EVALUATOR_BASE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_BACKENDS_CPU_SIMD_EVALUATOR_BASE_INL_H_
+#undef OPENACLNN_BACKENDS_CPU_SIMD_EVALUATOR_BASE_INL_H_
+#else
+#define OPENACLNN_BACKENDS_CPU_SIMD_EVALUATOR_BASE_INL_H_
+#endif
+
+#include "backends/cpu/simd/step_values-inl.h"
+#include "hwy/highway.h"
+#include "kernels/bce_element.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::HWY_NAMESPACE {
+#if HWY_NATIVE_FMA
+
+// Whether `scale` is +-2^k, |k| <= 64: a product of two fp32 values times it is then exact in
+// fp64 (neither overflow nor underflow can reach it), and 2^k itself an fp32.
+inline bool IsPowerOfTwo(double scale) {
+  const uint64_t bits = BitCast<uint64_t>(scale);
+  const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
+  return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
+}
+
+// Whether |scale| is in [2^-64, 2^64] (its fp32 rounding then a normal number).
+inline bool InScaleRange(double scale) {
+  return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
+}
+
+// What both evaluators share: the operands a kind reads (sources, each a SourceT), how a step loads
+// them, and the per-element paths their rare lanes take out of line. kFused (with kLoss): the self
+// gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
+// compiler folds away (x * 1 is x).
+template <LossKind kKind, bool kFused, bool kUnweighted, class SourceT>
+struct EvaluatorBase {
+  static constexpr OperandsRead kReads = OperandsReadBy(kKind, kFused, kUnweighted);
+  static constexpr bool kWithGradient = kFused;
+  static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
+  template <size_t kStep>
+  static constexpr int64_t kStepLanes = static_cast<int64_t>(kStep) * kLanes;
+
+  std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
+  int64_t count;                      // elements of the tile
+  double scale64;
+  Targets targets;
+  // Of scale64, decided once per tile (IsPowerOfTwo, InScaleRange), not on every step.
+  bool scale_is_power_of_two = IsPowerOfTwo(scale64);
+  bool scale_in_range = InScaleRange(scale64);
+
+  // The operands of the whole step at i; kWide: with their fp64 parts.
+  template <size_t kStep, bool kWide>
+  Operands<kStep, kWide> LoadStep(int64_t i) const {
+    return Load<kStep, kWide>([&](const auto& source, int64_t at) { return source.Load(at); }, i,
+                              true);
+  }
+  // The n < kStep * lanes elements from i, the step's other lanes 0.
+  template <size_t kStep, bool kWide>
+  Operands<kStep, kWide> LoadPartial(int64_t i, int64_t n) const {
+    return Load<kStep, kWide>(
+        [&](const auto& source, int64_t at) {
+          return source.LoadPartial(at, std::clamp<int64_t>(n - (at - i), 0, kLanes));
+        },
+        i, false);
+  }
+
+  // The operands of the step at i, by `load`; those the kind does not read are 1. Where the
+  // step is `whole`, the fp64 parts are converted straight from memory: a conversion that
+  // loads its half vector needs no shuffle to split a float vector in registers (x86: one
+  // vector instruction instead of two or three).
+  template <size_t kStep, bool kWide, class LoadOp>
+  Operands<kStep, kWide> Load(LoadOp load, int64_t i, bool whole) const {
+    Operands<kStep, kWide> in;
+    const V one = hn::Set(D(), 1.0f);
+    for (size_t j = 0; j < kStep; ++j) {
+      const int64_t at = i + static_cast<int64_t>(j) * kLanes;
+      in.x[j] = load(sources[kSelf], at);
+      in.t[j] = kReads.target ? load(sources[kTarget], at) : one;
+      in.g[j] = kReads.grad_output ? load(sources[kGradOutput], at) : one;
+      in.w[j] = kReads.weights ? load(sources[kWeight], at) : one;
+      in.p[j] = kReads.weights ? load(sources[kPosWeight], at) : one;
+    }
+    if constexpr (kWide) WidenInto(in, i, whole);
+    return in;
+  }
+  // The fp64 parts of the operands of the step at i.
+  template <size_t kStep>
+  void WidenInto(Operands<kStep, true>& in, int64_t i, bool whole) const {
+    const auto widen = [&](const Vectors<kStep>& v, int which, bool read) {
+      if (!read) return WideOps64<2 * kStep>::Set(1.0);
+      if (!whole || SourceT::kNarrow) return Widen(v);  // a NarrowSource may not be fp32 in memory
+      return EachPart<2 * kStep>([&](size_t k) {
+        const float* half = static_cast<const float*>(sources[which].data) + i +
+                            static_cast<int64_t>(k * kLanes / 2);
+        return hn::PromoteTo(D64(), hn::LoadU(hn::Half<D>(), half));
+      });
+    };
+    in.x64 = widen(in.x, kSelf, true);
+    in.t64 = widen(in.t, kTarget, kReads.target);
+    in.g64 = widen(in.g, kGradOutput, kReads.grad_output);
+    in.w64 = widen(in.w, kWeight, kReads.weights);
+    in.p64 = widen(in.p, kPosWeight, kReads.weights);
+  }
+
+  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
+  // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
+  template <size_t kStep, bool kWide>
+  static bool NonNegativeTerms(const Operands<kStep, kWide>& in) {
+    auto lanes = NonNegativeLanes(in, 0);
+    for (size_t j = 1; j < kStep; ++j) lanes = hn::And(lanes, NonNegativeLanes(in, j));
+    return hn::AllTrue(D(), lanes);
+  }
+  template <size_t kStep, bool kWide>
+  static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
+    const hn::RebindToUnsigned<D> du;
+    const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
+      return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
+    };
+    const auto lanes = at_most(in.t[j], kOneBits);  // bce_element.h's ranges
+    if constexpr (kUnweighted) return lanes;
+    return hn::And(
+        lanes, hn::And(at_most(in.w[j], kLargestFiniteBits), at_most(in.p[j], kLargestFiniteBits)));
+  }
+
+  // The lanes of the vector at `at` by the scalar loss-term definition (out of line: the rare
+  // non-finite case); lanes past the tile are 0.
+  HWY_NOINLINE V ReferenceLanes(int64_t at) const {
+    HWY_ALIGN float values[kLanes] = {};
+    for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
+      values[lane] = static_cast<float>(BceLossTerm(ElementAt(at + lane)).value);
+    }
+    return hn::Load(D(), values);
+  }
+
+  // The lanes of the vector at `at` that the estimates left unsettled (settled lanes 0)
+  // recomputed by the scalar element function from the inputs in memory; out of line, so the
+  // common path keeps its registers. Lanes past the tile are left as they are.
+  HWY_NOINLINE V SettleLanes(LossKind kind, FloatType type, V settled, int64_t at,
+                             V rounded) const {
+    HWY_ALIGN float values[kLanes];
+    HWY_ALIGN float settled_lanes[kLanes];
+    hn::Store(rounded, D(), values);
+    hn::Store(settled, D(), settled_lanes);
+    for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
+      if (BitCast<uint32_t>(settled_lanes[lane]) != 0) continue;
+      values[lane] = BceElement(kind, scale64, ElementAt(at + lane), type);
+    }
+    return hn::Load(D(), values);
+  }
+
+  // Element k's inputs, those the kind does not read as 1.
+  ElementInputs ElementAt(int64_t k) const {
+    ElementInputs element;
+    element.x = sources[kSelf].Element(k);
+    element.t = kReads.target ? sources[kTarget].Element(k) : 1.0f;
+    element.g = kReads.grad_output ? sources[kGradOutput].Element(k) : 1.0f;
+    element.w = kReads.weights ? sources[kWeight].Element(k) : 1.0f;
+    element.p = kReads.weights ? sources[kPosWeight].Element(k) : 1.0f;
+    return element;
+  }
+};
+
+#endif  // HWY_NATIVE_FMA
+}  // namespace openaclnn::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // OPENACLNN_BACKENDS_CPU_SIMD_EVALUATOR_BASE_INL_H_
