@@ -1,7 +1,7 @@
-// EvaluateTile in SIMD: math.h's formulas instantiated with a Highway vector policy, compiled
-// once per target and chosen at run time. Every operation is the IEEE operation the scalar
-// policy performs, so each lane gets the scalar path's bits; only targets with a native fused
-// multiply-add run this code, the others run EvaluateTileScalar.
+// EvaluateTile in SIMD: the element math's and BCE's formulas (kernels/bce_math.h) instantiated
+// with a Highway vector policy, compiled once per target and chosen at run time. Every operation is
+// the IEEE operation the scalar policy performs, so each lane gets the scalar path's bits; only
+// targets with a native fused multiply-add run this code, the others run EvaluateTileScalar.
 
 // SSSE3/SSE4 have no FMA; SVE vectors are sizeless (no operators, no arrays of vectors); RVV
 // likewise. Those CPUs take the scalar path.
@@ -22,8 +22,8 @@
 #include "backends/cpu/strided.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
-#include "kernels/math_exact.h"
+#include "kernels/bce_exact.h"
+#include "kernels/bce_math.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"

@@ -5,8 +5,9 @@
 
 using D = hn::ScalableTag<float>;
 
-// The vector policy for math.h's formulas over fp64 lanes (descriptor DV): each member is the
-// lane-wise IEEE operation of the same member of math::ScalarOpsOf.
+// The vector policy for the element math's formulas (kernels/math.h, bce_math.h) over fp64 lanes
+// (descriptor DV): each member is the lane-wise IEEE operation of the same member of
+// math::ScalarOpsOf.
 template <class DV>
 struct HwyOpsOf {
   using T = hn::TFromD<DV>;
@@ -214,7 +215,13 @@ struct WideOps64 {
   }
 };
 
-#include "kernels/math_formulas.inc"
+// The element math, then the BCE formulas over it (which name its Estimate64 and FiniteZero), in
+// the order they were written in: each include its own block, which clang-format does not sort.
+#include "kernels/transcendentals.inc"
+
+#include "kernels/estimate.inc"
+
+#include "kernels/bce_formulas.inc"
 // Declared after the formulas, whose own local V would otherwise shadow it.
 using V = hn::Vec<D>;
 
@@ -673,8 +680,8 @@ inline bool InScaleRange(double scale) {
 // read as the constant 1 the compiler folds away (x * 1 is x).
 // kFast32 (16-bit losses of 16-bit logits): exp and log1p in fp32 on whole float vectors
 // (ExpNeg32, Log1pSplit32), widened for the fp64 formulas, which take them with their errors
-// (math.h: kLossError32, kSelfGradientError32); a step where |x| > kExpArgMax32, or whose rounding
-// any lane leaves open, is evaluated again in full by the fp64 evaluator.
+// (bce_error_budget.h: kLossError32, kSelfGradientError32); a step where |x| > kExpArgMax32, or
+// whose rounding any lane leaves open, is evaluated again in full by the fp64 evaluator.
 template <LossKind kKind, bool kFused = false, bool kUnweighted = false, bool kFast32 = false,
           Uniform kUniform = Uniform::kAny>
 struct Evaluator {
@@ -1301,13 +1308,15 @@ struct Evaluator {
               return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
             });
           } else if (targets.store_value) {
-            results.value = targets.value_type == FloatType::kFloat32
-                                ? SettleRelative<kStep>(value, i)
-                                : Settle<kStep>(NonNegativeEstimate64<O64>(value), i,
-                                                LossKind::kLoss, targets.value_type, open);
+            results.value =
+                targets.value_type == FloatType::kFloat32
+                    ? SettleRelative<kStep>(value, i)
+                    : Settle<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64), i,
+                                    LossKind::kLoss, targets.value_type, open);
           }
           if (!kFast32 && targets.sum) {
-            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value), i, &results.bound);
+            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64),
+                                          i, &results.bound);
           }
         } else {
           const auto loss = Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
@@ -1419,8 +1428,8 @@ struct Evaluator {
           hn::AllTrue(D(), InNormalRange(values[j], kFp32LeastNormalBits, kFp32InfinityBits));
     }
     if (HWY_LIKELY(settled)) return values;
-    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value), i, LossKind::kLoss,
-                         FloatType::kFloat32, nullptr);
+    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, math::kEstimateError64),
+                         i, LossKind::kLoss, FloatType::kFloat32, nullptr);
   }
 
   // kFast32's Settle for non-negative loss values, whose bound is within kLossError32 of the
@@ -1714,10 +1723,10 @@ Partial RunTileWeighted(double gradient_scale, const TileInputs& inputs, int64_t
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
   // Stored 16-bit results of 16-bit logits are formed in fp32 lanes (kFast32), with a rounding
-  // test per lane: the fp32 transcendentals' errors are measured over every 16-bit |x| (math.h:
-  // kExpError32, kLog1pExpError32). The fused pass takes them into the fp64 formulas instead;
-  // the target gradient without weights needs none (exact_target below; otherwise the fp64 path
-  // rounds it once from fp64, or by the interval test).
+  // test per lane: the fp32 transcendentals' errors are measured over every 16-bit |x|
+  // (bce_error_budget.h: kExpError32, kLog1pExpError32). The fused pass takes them into the fp64
+  // formulas instead; the target gradient without weights needs none (exact_target below; otherwise
+  // the fp64 path rounds it once from fp64, or by the interval test).
   // A mean or sum with fp32 terms (SumsFp32Terms: BceLossTerm32) takes kFast32, which forms them;
   // any other adds the fp64 terms of the fp64 evaluator.
   const bool x16 = Is16Bit(inputs.operand[kSelf].type);

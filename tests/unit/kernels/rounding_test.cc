@@ -27,7 +27,7 @@
 #include "base/dtype.h"
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
 
 #if defined(__x86_64__)
 #if __has_include(<quadmath.h>)
