@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Tables and polynomials of the element math (src/kernels/math.h), fitted in mpmath: the fp64
-formulas, and the fp32 transcendentals of 16-bit results (ExpNeg32, Log1pSplit32).
+"""Tables and polynomials of the element math (src/kernels/math_tables.h), fitted in mpmath:
+the fp64 formulas, and the fp32 transcendentals of 16-bit results (ExpNeg32, Log1pSplit32).
 
 Prints the C++ constants and, for each approximation, its worst relative error with the
 coefficients as rounded to fp64 (in exact arithmetic: the evaluation's own roundings are
-bounded in math.h's comments and measured by tests/unit/kernels/rounding_test.cc).
+bounded in src/kernels/bce_error_budget.h and measured by tests/unit/kernels/rounding_test.cc).
 
   exp(s) = 1 + s + s^2 * P(s),      |s| <= ln2/32   (after exp(-a) = 2^(m/16) * exp(s))
   log1p(y) = y + y^2 * Q(y),        y in the range the 16-entry reciprocal table leaves

@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "kernels/bce.h"
-#include "kernels/math.h"
-#include "kernels/math_exact.h"
-#include "kernels/math_reference.h"
+#include "kernels/bce_exact.h"
+#include "kernels/bce_math.h"
+#include "kernels/bce_reference.h"
 
 namespace openaclnn {
 
@@ -31,8 +31,8 @@ OPENACLNN_HOST_DEVICE inline bool AllFinite(LossKind kind, const ElementInputs& 
 
 using ElementEstimate = math::Estimate64<math::ScalarOps64>;
 
-// The fp64 estimate of `kind` at one element and its error bound (math.h); the bound is NaN where
-// an input is not finite. For a gradient, times `gradient_scale` (1/N for mean).
+// The fp64 estimate of `kind` at one element and its error bound (bce_math.h); the bound is NaN
+// where an input is not finite. For a gradient, times `gradient_scale` (1/N for mean).
 OPENACLNN_HOST_DEVICE inline ElementEstimate BceEstimate(LossKind kind, double gradient_scale,
                                                          const ElementInputs& in) {
   using O64 = math::ScalarOps64;
@@ -94,7 +94,7 @@ OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
   }
 }
 
-// The grid of a 16-bit output type (math.h: RoundToGrid).
+// The grid of a 16-bit output type (scalar_ops.h: RoundToGrid).
 struct Grid {
   int precision, min_exponent;
 };
@@ -102,7 +102,7 @@ OPENACLNN_HOST_DEVICE constexpr Grid GridOf(FloatType type) {
   return type == FloatType::kFloat16 ? Grid{11, -14} : Grid{8, -126};
 }
 
-// Whether the estimate's rounding to `type` is certain (math.h: Settled, SettledOnGrid), and
+// Whether the estimate's rounding to `type` is certain (estimate.inc: Settled, SettledOnGrid), and
 // then *value a double whose one rounding to `type` is the result. Both ends of the interval must
 // also have one sign: where they round to -0 and +0 (equal, but not the same result), the sign is
 // open.

@@ -11,6 +11,7 @@
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
+#include "kernels/bce_error_budget.h"
 
 namespace openaclnn {
 namespace {
@@ -144,9 +145,10 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
                     problem.operands[kGradSelfOut].type);
   double total = 0.0;
   const auto settle = [&](bool partials_of_fp32_terms) {
-    return NextReductionPass(SettleReduction(launch.workspace.partials, launch.blocks,
-                                             problem.count, mean, type, &total),
-                             partials_of_fp32_terms);
+    return NextReductionPass(
+        SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type,
+                        math::kEstimateError64, &total),
+        partials_of_fp32_terms);
   };
   const auto run_pass = [&](ReductionPass pass) {
     launch.pass = pass;

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "kernels/bce.h"
-#include "kernels/bce_reduction.h"
-#include "kernels/math_exact.h"
+#include "kernels/double_double.h"
+#include "kernels/reduction.h"
 
 namespace openaclnn {
 

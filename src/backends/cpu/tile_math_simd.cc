@@ -1,8 +1,8 @@
-// EvaluateTile in SIMD: math.h's formulas instantiated with a Highway vector policy, compiled
-// once per target and chosen at run time, one source file per kind (simd/tile_kinds.h). Every
-// operation is the IEEE operation the scalar policy performs, so each lane gets the scalar path's
-// bits; only targets with a native fused multiply-add run this code, the others run
-// EvaluateTileScalar.
+// EvaluateTile in SIMD: the element math's and BCE's formulas (kernels/bce_math.h) instantiated
+// with a Highway vector policy, compiled once per target and chosen at run time, one source file
+// per kind (simd/tile_kinds.h). Every operation is the IEEE operation the scalar policy performs,
+// so each lane gets the scalar path's bits; only targets with a native fused multiply-add run this
+// code, the others run EvaluateTileScalar.
 
 #include "backends/cpu/simd/simd_targets.h"  // before Highway
 
@@ -11,6 +11,8 @@
 #include "backends/cpu/simd/tile_kinds.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/bce_element.h"
+#include "kernels/bce_exact.h"
+#include "kernels/bce_math.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"
@@ -38,13 +40,13 @@ void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values,
       const Grid grid = GridOf(type);
       const bool fp16 = type == FloatType::kFloat16;
       result = HwyOpsOf<D>::RoundToGrid(value32, grid.precision, grid.min_exponent);
-      settled[i] =
-          hn::AllTrue(D(), test == LossBitTest::kFp32Unweighted
-                               ? FarFrom16Boundaries32<kLoss32Reach32>(value32, fp16)
-                               : FarFrom16Boundaries32<kWeightedLoss32Reach32>(value32, fp16));
+      settled[i] = hn::AllTrue(
+          D(), test == LossBitTest::kFp32Unweighted
+                   ? FarFrom16Boundaries32<math::kLoss32Reach32>(value32, fp16)
+                   : FarFrom16Boundaries32<math::kWeightedLoss32Reach32>(value32, fp16));
     } else if (type == FloatType::kFloat32) {
       result = Narrow(value, value);
-      settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, kLossReach>(value)) &&
+      settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, math::kLossReach>(value)) &&
                    hn::AllTrue(D(), InNormalRange(result, kFp32LeastNormalBits, kFp32InfinityBits));
     } else {
       settled[i] = SettledOnGrid16(value, value, type, FarFrom16Boundaries, &result);

@@ -3,7 +3,7 @@
 // results come from a grid-stride kernel that reads 4 elements per operand at once (one vector
 // load where the operand is contiguous and aligned, gathers through strides otherwise, one value
 // for broadcast operands); fp16/bf16 are widened in registers. Mean and sum follow the CPU's
-// reduction order exactly (bce_reduction.h): one thread block per reduction block writes that
+// reduction order exactly (reduction.h): one thread block per reduction block writes that
 // block's partial (fp64 sum and error bound) to the workspace, one thread combines the partials
 // in block order, and where the total's rounding is in doubt the exact pass runs (two more
 // kernels, which return at once otherwise).
@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
   }
 }
 
-// The exact pass's sum of block `block` (bce_reduction.h): kBlockLanes threads sum one lane each
+// The exact pass's sum of block `block` (reduction.h): kBlockLanes threads sum one lane each
 // in double-double, thread 0 folds them.
 __device__ inline void ExactBlock(const DeviceLaunch& launch, int64_t block) {
   __shared__ alignas(16) unsigned char storage[sizeof(math::exact::DD) * kBlockLanes];
@@ -129,7 +129,7 @@ __device__ inline double FoldedLaneSums(const double* values, int length) {
 // Block `block`'s partial, by all of a thread block's threads: thread k evaluates elements k,
 // k + kThreads, ... (fp64 terms in the second pass, ReductionPass::kFp64Terms); the terms and
 // then their bounds go through shared memory, where kBlockLanes threads sum one lane each in
-// index order, and thread 0 folds the lanes as bce_reduction.h says.
+// index order, and thread 0 folds the lanes as reduction.h says.
 __device__ inline void BlockPartial(const DeviceLaunch& launch, int64_t block, bool fp64_terms) {
   constexpr int kPerThread = kReductionBlock / kThreads;
   __shared__ double values[kReductionBlock];  // the terms, then their bounds: 32 KiB

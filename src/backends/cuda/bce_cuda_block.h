@@ -8,7 +8,7 @@
 
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
-#include "kernels/bce_reduction.h"
+#include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
 
 namespace openaclnn::cuda {
@@ -39,7 +39,7 @@ struct DeviceLaunch {
   int64_t count = 0;
   double gradient_scale = 1.0;
   DeviceOperand operand[kOperandCount];
-  ReductionWorkspace workspace{};  // mean and sum (bce_reduction.h)
+  ReductionWorkspace workspace{};  // mean and sum (reduction.h)
 };
 
 // Elements each thread of the element-wise kernel handles together (one 16-byte fp32 load).
@@ -162,7 +162,7 @@ OPENACLNN_HOST_DEVICE inline void WriteGradientAt(const DeviceLaunch& launch, in
   WriteAt(launch, flat, value, kGradSelfOut);
 }
 
-// Lane `lane` of a block's fixed summation order (bce_reduction.h): its elements lane,
+// Lane `lane` of a block's fixed summation order (reduction.h): its elements lane,
 // lane + kBlockLanes, ... in index order, summed from zero (Partial or double-double).
 template <class T>
 OPENACLNN_HOST_DEVICE inline T LaneSum(const T* values, int count, int lane) {
@@ -204,9 +204,9 @@ OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, FloatType type, int64
 OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch, bool fp64_terms) {
   const DeviceOperand& out = launch.operand[kOut];
   double total = 0.0;
-  const bool settled =
-      SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count), launch.count,
-                      launch.reduction == Reduction::kMean, out.layout.type, &total);
+  const bool settled = SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count),
+                                       launch.count, launch.reduction == Reduction::kMean,
+                                       out.layout.type, math::kEstimateError64, &total);
   *launch.workspace.next_pass = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
   if (settled) StoreRounded(out.base, out.layout.type, out.layout.offset, total);
 }

@@ -19,7 +19,7 @@
 #include "base/dtype.h"
 #include "kernels/bce.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
 #include "rounding_harness.h"
 
 namespace openaclnn {

@@ -13,7 +13,7 @@
 
 #include "backends/cpu/simd/vector_ops-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_reduction.h"
+#include "kernels/reduction.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {

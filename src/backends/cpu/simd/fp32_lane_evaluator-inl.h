@@ -154,8 +154,8 @@ struct Fp32LaneEvaluator
   // The gradients' reach floor in fp32 ulps, biased by 2^23 for ReachBits: their roundings, and
   // where the scale is not a power of two its own and that of g*scale.
   float BiasedReachFloor() const {
-    return kGradSelf32ReachFloor + 0x1p23f +
-           (this->scale_is_power_of_two ? 0.0f : kGradSelf32ScaleReach);
+    return math::kGradSelf32ReachFloor + 0x1p23f +
+           (this->scale_is_power_of_two ? 0.0f : math::kGradSelf32ScaleReach);
   }
 
   // The mean/sum terms of the step at i, n of whose elements are the tile's, lane for lane

@@ -18,7 +18,7 @@
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -52,8 +52,8 @@ struct Loss16InFp32 {
     using O32 = HwyOpsOf<D>;
     const V value = UnweightedLoss32<O32>(in.x[j], in.t[j], Log1pExpNeg32<O32>(hn::Abs(in.x[j])));
     *result = RoundOntoGrid<kType>(value);
-    return hn::AllTrue(D(),
-                       FarFrom16Boundaries32<kLoss32Reach32>(value, kType == FloatType::kFloat16));
+    return hn::AllTrue(
+        D(), FarFrom16Boundaries32<math::kLoss32Reach32>(value, kType == FloatType::kFloat16));
   }
 };
 
@@ -74,7 +74,7 @@ struct WeightedLoss16InFp32 {
         WeightedLoss32<O32>(in.x[j], in.t[j], w, in.p[j], Log1pExpNeg32<O32>(hn::Abs(in.x[j])));
     const auto settled = hn::And(
         hn::And(
-            FarFrom16Boundaries32<kWeightedLoss32Reach32>(value, kFp16),
+            FarFrom16Boundaries32<math::kWeightedLoss32Reach32>(value, kFp16),
             InNormalRange(value, kFp32LeastNormalBits, kFp16 ? kFp16LimitBits : kBf16LimitBits)),
         hn::Ge(inner, hn::Set(D(), 0x1p-102f)));
     const auto zero_weight = hn::Eq(w, hn::Zero(D()));
@@ -93,8 +93,8 @@ template <bool kUnweighted, FloatType kType>
 struct GradSelf16InFp32 {
   V one = hn::Set(D(), 1.0f), zero = hn::Zero(D());
   V scale;
-  V per_ratio =
-      hn::Set(D(), kUnweighted ? kGradSelf32ReachPerRatio : kWeightedGradSelf32ReachPerRatio);
+  V per_ratio = hn::Set(
+      D(), kUnweighted ? math::kGradSelf32ReachPerRatio : math::kWeightedGradSelf32ReachPerRatio);
   V floor;
   GradSelf16InFp32(double scale64, float biased_reach_floor)
       : scale(hn::Set(D(), static_cast<float>(scale64))), floor(hn::Set(D(), biased_reach_floor)) {}
@@ -133,7 +133,7 @@ struct GradSelf16InFp32 {
       // g*w*scale finite too: 0 * inf is NaN, not a zero (the fp64 path gives it its NaN).
       const auto zero_coef =
           hn::And(hn::Or(hn::Eq(in.g[j], zero), hn::Eq(in.w[j], zero)), hn::IsFinite(coef));
-      const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
+      const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, math::kReachCap32)));
       all = hn::AllTrue(D(), hn::Or(settled, hn::And(zero_coef, sign_certain)));
     }
     *result = RoundOntoGrid<kType>(v);
@@ -171,12 +171,12 @@ struct GradTarget16InFp32 {
     const V coef = (g * w) * scale;
     const V v = coef * inner;
     const auto reach = ReachBits(hn::MulAdd(terms * hn::ApproximateReciprocal(hn::Abs(inner)),
-                                            hn::Set(D(), kGradTarget32ReachPerRatio), floor));
+                                            hn::Set(D(), math::kGradTarget32ReachPerRatio), floor));
     const auto inner_in_range = InNormalRange(hn::Abs(inner), kLeastInnerBits, kFp32InfinityBits);
     const auto settled =
         hn::And(hn::And(SettledOnGridBy<kType == FloatType::kFloat16>(v, reach), inner_in_range),
                 InNormalRange(hn::Abs(coef), kFp32LeastNormalBits, kFp32InfinityBits));
-    const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
+    const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, math::kReachCap32)));
     const auto zero_coef =
         hn::And(hn::And(hn::Or(hn::Eq(g, zero), hn::Eq(w, zero)), hn::IsFinite(coef)),
                 hn::And(sign_certain, inner_in_range));

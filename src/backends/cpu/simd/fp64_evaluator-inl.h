@@ -17,7 +17,7 @@
 #include "backends/cpu/simd/rounding_bits-inl.h"
 #include "hwy/highway.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -47,8 +47,8 @@ struct Fp64Transcendentals {
   }
 };
 // exp and log1p by the fp32 formulas on whole float vectors (ExpNeg32, Log1pSplit32), widened, and
-// the reciprocal in fp64 from the widened e; the fp64 formulas take them with their errors (math.h:
-// kLossError32, kSelfGradientError32).
+// the reciprocal in fp64 from the widened e; the fp64 formulas take them with their errors
+// (bce_error_budget.h: kLossError32, kSelfGradientError32).
 struct Fp32Transcendentals {
   static constexpr bool kFp32 = true;
   static constexpr double kLogError = math::kLossError32;
@@ -132,13 +132,15 @@ struct Fp64Formulas {
               return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
             });
           } else if (eval.targets.store_value) {
-            results.value = eval.targets.value_type == FloatType::kFloat32
-                                ? SettleRelative<kStep>(value, i)
-                                : Settle<kStep>(NonNegativeEstimate64<O64>(value), i,
-                                                LossKind::kLoss, eval.targets.value_type, open);
+            results.value =
+                eval.targets.value_type == FloatType::kFloat32
+                    ? SettleRelative<kStep>(value, i)
+                    : Settle<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64), i,
+                                    LossKind::kLoss, eval.targets.value_type, open);
           }
           if (!kOnFp32 && eval.targets.sum) {
-            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value), i, &results.bound);
+            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64),
+                                          i, &results.bound);
           }
         } else {
           const auto loss = Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
@@ -240,13 +242,14 @@ struct Fp64Formulas {
       values[j] = Narrow(value, j);
       settled =
           settled &&
-          hn::AllTrue(D64(), hn::And(FarFromBoundaries<24, kLossReach>(value.part[2 * j]),
-                                     FarFromBoundaries<24, kLossReach>(value.part[2 * j + 1]))) &&
+          hn::AllTrue(D64(),
+                      hn::And(FarFromBoundaries<24, math::kLossReach>(value.part[2 * j]),
+                              FarFromBoundaries<24, math::kLossReach>(value.part[2 * j + 1]))) &&
           hn::AllTrue(D(), InNormalRange(values[j], kFp32LeastNormalBits, kFp32InfinityBits));
     }
     if (HWY_LIKELY(settled)) return values;
-    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value), i, LossKind::kLoss,
-                         FloatType::kFloat32, nullptr);
+    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, math::kEstimateError64),
+                         i, LossKind::kLoss, FloatType::kFloat32, nullptr);
   }
 
   // Settle on fp32 transcendentals, for non-negative loss values, whose bound is within

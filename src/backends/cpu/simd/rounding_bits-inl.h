@@ -1,6 +1,6 @@
 // The rounding tests on a value's bits alone: whether the value is far enough from every rounding
-// boundary of its output type that its error (its reach, loss_reaches.h) cannot change the result.
-// Re-included once per Highway target (the toggle guard below); defines its code inside
+// boundary of its output type that its error (its reach, kernels/bce_error_budget.h) cannot change
+// the result. Re-included once per Highway target (the toggle guard below); defines its code inside
 // namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
 
 #include <cstdint>
@@ -13,12 +13,18 @@
 #endif
 
 #include "backends/cpu/simd/lanes-inl.h"
-#include "backends/cpu/simd/loss_reaches.h"
 #include "hwy/highway.h"
+#include "kernels/bce_error_budget.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
 #if HWY_NATIVE_FMA
+
+// The ranges of InNormalRange: fp32's normal numbers (limit: infinity); fp16's (2^-14 to 2^16,
+// where it overflows); bf16's up to 2^100 (RoundToGrid in fp32 lanes, which serves |r| < 2^100).
+inline constexpr uint32_t kFp32LeastNormalBits = 0x00800000u, kFp32InfinityBits = 0x7f800000u;
+inline constexpr uint32_t kFp16LeastNormalBits = 0x38800000u, kFp16LimitBits = 0x47800000u;
+inline constexpr uint32_t kBf16LimitBits = 0x71800000u;
 
 // The rounding test of a loss value v >= 0 whose bound is a fraction of it, on its bits alone
 // (SettleRelative, SettleRelative16): in v's binade [2^e, 2^(e+1)), the rounding boundaries of a
@@ -30,7 +36,7 @@ namespace openaclnn::HWY_NAMESPACE {
 // result rounds as v does. A handful of integer operations instead of an interval's two ends, two
 // conversions and, for 16-bit types, two roundings onto the grid. rounding_test.cc
 // (TheLossBitTestSettlesOnlyWhatTheBoundDecides) checks each reach at every distance around it.
-// The reaches: loss_reaches.h.
+// The reaches: kernels/bce_error_budget.h.
 // Lanes of v (fp64 lanes, or fp32 ones: DV) that are more than kReach ulps from every rounding
 // boundary of v's binade in a format of kPrecision bits:
 // (bits + kReach - boundary) mod 2^(p - kPrecision) > 2 kReach, p v's own precision (53, 24).
@@ -84,8 +90,8 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
 // fp16 on its subnormal grid too (OntoFp16NormalGrid), so tiny losses (a large |x| on its
 // label's side) stay on the fast path.
 HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
-  return fp16 ? FarFromBoundaries<11, kLoss32Reach>(OntoFp16NormalGrid<D64>(v))
-              : FarFromBoundaries<8, kLoss32Reach>(v);
+  return fp16 ? FarFromBoundaries<11, math::kLoss32Reach>(OntoFp16NormalGrid<D64>(v))
+              : FarFromBoundaries<8, math::kLoss32Reach>(v);
 }
 
 // The bit test in fp32 lanes, of an fp32 loss value v > 0 within kReach fp32 ulps of the exact
@@ -111,7 +117,7 @@ HWY_INLINE hn::Mask<D> FarFromBoundariesBy(hn::Vec<hn::RebindToUnsigned<D>> magn
 // floor).
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> ReachBits(V biased) {
   const hn::RebindToUnsigned<D> du;
-  const V capped = hn::Min(biased, hn::Set(D(), 0x1p23f + static_cast<float>(kReachCap32)));
+  const V capped = hn::Min(biased, hn::Set(D(), 0x1p23f + static_cast<float>(math::kReachCap32)));
   return hn::BitCast(du, capped) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
 }
 // Lanes of fp32 v whose rounding onto the 16-bit grid the bit test with a reach per lane settles

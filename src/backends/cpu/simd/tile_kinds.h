@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce_reduction.h"
+#include "kernels/reduction.h"
 
 namespace openaclnn {
 

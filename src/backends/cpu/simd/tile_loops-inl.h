@@ -16,8 +16,8 @@
 #include "backends/cpu/simd/block_accumulator-inl.h"
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_reduction.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
+#include "kernels/reduction.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {

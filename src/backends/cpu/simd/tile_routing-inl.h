@@ -17,7 +17,8 @@
 #include "backends/cpu/simd/fp64_evaluator-inl.h"
 #include "backends/cpu/simd/tile_loops-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_reduction.h"
+#include "kernels/bce.h"
+#include "kernels/reduction.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -57,7 +58,7 @@ inline SharedType SharedTypeOf(OperandsRead reads, bool fused, const TileInputs&
 //   out fp32, or x, gradOutput and out 16                        (ExactGradTargetInFp32)
 //   anything else                                                fp64
 // Stored 16-bit results of 16-bit logits take fp32 lanes with a rounding test per lane: the fp32
-// transcendentals' errors are measured over every 16-bit |x| (math.h: kExpError32,
+// transcendentals' errors are measured over every 16-bit |x| (bce_error_budget.h: kExpError32,
 // kLog1pExpError32). The exact target gradient to a 16-bit result needs 16-bit gradOutput too,
 // whose product with x fp32 holds exactly (an fp32 one would be rounded twice); otherwise the fp64
 // path rounds it once from fp64, or by the interval test. The fp32-lane evaluator is instantiated

@@ -1,6 +1,7 @@
-// The vector policies of math.h's formulas for Highway vectors: HwyOpsOf (one vector of fp32 or
-// fp64 lanes) and WideOps64 (several fp64 vectors side by side), with the formulas themselves
-// (kernels/math_formulas.inc), which each target compiles under its own options.
+// The vector policies of the element math's formulas for Highway vectors: HwyOpsOf (one vector of
+// fp32 or fp64 lanes) and WideOps64 (several fp64 vectors side by side), with the formulas
+// themselves (kernels/transcendentals.inc, estimate.inc, bce_formulas.inc), which each target
+// compiles under its own options.
 // Re-included once per Highway target (the toggle guard below); defines its code inside
 // namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
 
@@ -17,7 +18,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/bce_element.h"
-#include "kernels/math.h"
+#include "kernels/bce_math.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -236,7 +237,13 @@ struct WideOps64 {
   }
 };
 
-#include "kernels/math_formulas.inc"
+// The element math, then the BCE formulas over it (which name its Estimate64 and FiniteZero), in
+// the order they were written in: each include its own block, which clang-format does not sort.
+#include "kernels/transcendentals.inc"
+
+#include "kernels/estimate.inc"
+
+#include "kernels/bce_formulas.inc"
 // Declared after the formulas, whose own local V would otherwise shadow it.
 using V = hn::Vec<D>;
 

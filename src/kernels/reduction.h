@@ -11,8 +11,7 @@
 #include <cstdint>
 
 #include "base/dtype.h"
-#include "kernels/math.h"
-#include "kernels/math_exact.h"
+#include "kernels/double_double.h"
 
 namespace openaclnn {
 
@@ -27,7 +26,7 @@ OPENACLNN_HOST_DEVICE inline constexpr int64_t ReductionBlocks(int64_t count) {
   return count / kReductionBlock + (count % kReductionBlock != 0 ? 1 : 0);
 }
 
-// A lane's or a block's share of a mean or sum: the fp64 sum of its elements' loss estimates and
+// A lane's or a block's share of a mean or sum: the fp64 sum of its elements' term estimates and
 // the sum of their error bounds (NaN if an element had an input that is not finite).
 struct Partial {
   double sum = 0.0;
@@ -49,21 +48,9 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
   return lanes[0];
 }
 
-// Whether a mean or sum adds fp32 terms in its first pass (bce_element.h: BceLossTerm32): where
-// the logits and the result are 16-bit, and so is the gradient where one is computed in the same
-// pass (`fused`, of type `gradient`). Every backend chooses by this rule, so that their blocks'
-// sums are the same bits; where the total's rounding test fails, the partials are formed again
-// with BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored again) before any
-// exact pass.
-OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused,
-                                                   FloatType gradient) {
-  return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
-         (!fused || gradient != FloatType::kFloat32);
-}
-
 // What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the
-// blocks' partials again with fp64 terms, where they had fp32 ones (SumsFp32Terms); or the exact
-// pass.
+// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: for BCE,
+// bce.h's SumsFp32Terms); or the exact pass.
 enum class ReductionPass : uint64_t { kSettled = 0, kFp64Terms = 1, kExact = 2 };
 
 OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool fp32_terms) {
@@ -96,6 +83,7 @@ OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* works
 // Every element's partial sums within its block (256 in its lane, 4 folds), each fp64 addition
 // erring by at most 2^-53 of its result.
 inline constexpr double kBlockSumDepth = 260.0;
+static_assert(kBlockSumDepth == kReductionBlock / kBlockLanes + 4 && kBlockLanes == 16);
 
 // The N as a double-double (exact for any int64).
 OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
@@ -108,11 +96,12 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
 // one rounding to `type` (RoundOnce) is the result; false where the exact pass must decide.
 // The error bound: the elements' own bounds, each element's in-block additions (at most
 // kBlockSumDepth of them, each within 2^-53 of a partial sum, and a partial sum is at most the
-// terms its elements' bounds are kEstimateError64 of), the double-double combine and mean's
-// division (2^-100 of the result, generously), and the two roundings of value -+ bound (2^-52).
+// terms its elements' bounds are `term_error` of: their relative error bound, for BCE
+// kEstimateError64), the double-double combine and mean's division (2^-100 of the result,
+// generously), and the two roundings of value -+ bound (2^-52).
 OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64_t blocks,
                                                   int64_t count, bool mean, FloatType type,
-                                                  double* value) {
+                                                  double term_error, double* value) {
   using math::exact::DD;
   DD total;
   double bound = 0.0;
@@ -127,8 +116,8 @@ OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64
   if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
   if (mean) bound /= static_cast<double>(count);
   const double magnitude = std::fabs(*value);
-  const double error = bound * (1.0 + kBlockSumDepth * 0x1p-53 / math::kEstimateError64) +
-                       magnitude * (0x1p-100 + 0x1p-52);
+  const double error =
+      bound * (1.0 + kBlockSumDepth * 0x1p-53 / term_error) + magnitude * (0x1p-100 + 0x1p-52);
   const double widened = error * (1.0 + 0x1p-40);  // the rounding of this bound's own arithmetic
   return RoundOnce(*value - widened, type) == RoundOnce(*value + widened, type);
 }

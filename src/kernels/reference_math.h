@@ -1,11 +1,11 @@
-// The fp32 reference formulas, the ones CANN and PyTorch evaluate, for an element with an input
-// that is not finite (NaN, +-inf): they decide the class of its result (NaN, +inf, -inf;
-// docs/contract/numerics.md §4). Finite inputs take math.h's correctly rounded formulas. Scalar
-// code only (math::ScalarOps), the same on every backend: the SIMD evaluators send such lanes to
-// the scalar element function.
+// The fp32 element math of the reference formulas, the ones CANN and PyTorch evaluate: exp(-a),
+// log1p(e), softplus and sigmoid in fp32, defined for every input, infinities and NaN included.
+// The reference formulas decide the class (NaN, +inf, -inf) of a result where an input is not
+// finite (docs/contract/numerics.md §4); finite inputs take the correctly rounded formulas. Scalar
+// code only (math::ScalarOps), the same on every backend.
 #pragma once
 
-#include "kernels/math.h"
+#include "kernels/scalar_ops.h"
 
 namespace openaclnn::math {
 
@@ -117,17 +117,6 @@ OPENACLNN_HOST_DEVICE inline Softplus<O> SoftplusPair(typename O::V x) {
   return {Relu<O>(x) + log_term, Relu<O>(O::Neg(x)) + log_term};
 }
 
-// The formula CANN and PyTorch evaluate, ((1-t)*x - (1+(p-1)*t) * log_sigmoid(x)) * w, which
-// decides the class (NaN, +inf, -inf) of the result when an input is not finite.
-template <class O>
-OPENACLNN_HOST_DEVICE inline typename O::V ReferenceLoss(typename O::V x, typename O::V t,
-                                                         typename O::V w, typename O::V p) {
-  using Vec = typename O::V;
-  const Vec one = O::Set(1.0f);
-  const Vec log_sigmoid = O::Neg(SoftplusPair<O>(x).neg);
-  return ((one - t) * x - ((p - one) * t + one) * log_sigmoid) * w;
-}
-
 // sigmoid(x) = 1 / (1 + exp(-x)), as e/(1+e) for x < 0 so nothing overflows; NaN stays NaN.
 template <class O>
 OPENACLNN_HOST_DEVICE inline typename O::V Sigmoid(typename O::V x) {
@@ -136,27 +125,6 @@ OPENACLNN_HOST_DEVICE inline typename O::V Sigmoid(typename O::V x) {
   const Vec positive = O::Set(1.0f) / (O::Set(1.0f) + e);
   const Vec sigmoid = O::IfThenElse(x < O::Set(0.0f), e * positive, positive);
   return O::IfThenElse(x == x, sigmoid, x);
-}
-
-// The contract's form g * w * ((1 + (p-1)*t) * sigmoid(x) - p*t), in fp32: decides the class
-// (NaN, +inf, -inf) of the gradient when an input is not finite.
-template <class O>
-OPENACLNN_HOST_DEVICE inline typename O::V ReferenceGradSelf(typename O::V x, typename O::V t,
-                                                             typename O::V w, typename O::V p,
-                                                             typename O::V g) {
-  using Vec = typename O::V;
-  const Vec one = O::Set(1.0f);
-  const Vec pos_scale = (p - one) * t + one;
-  return g * w * O::MulAdd(pos_scale, Sigmoid<O>(x), O::Neg(p * t));
-}
-
-// The PyTorch form g * w * (log_sigmoid(-x) - p*log_sigmoid(x)), for the class of the result
-// when an input is not finite.
-template <class O>
-OPENACLNN_HOST_DEVICE inline typename O::V ReferenceGradTarget(typename O::V x, typename O::V w,
-                                                               typename O::V p, typename O::V g) {
-  const Softplus<O> sp = SoftplusPair<O>(x);
-  return g * w * (p * sp.neg - sp.pos);
 }
 
 }  // namespace openaclnn::math
