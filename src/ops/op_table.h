@@ -25,6 +25,31 @@ struct OpDescriptor {
                                 uint64_t* workspace_size);
 };
 
+// Operand rows (openaclnnOperand) by what they are: an input, whose shape is its own, or an
+// output of the shape of `shape_of`; `flags` names what is not the default.
+struct OperandFlags {
+  bool optional = false;  // may be NULL
+  bool reduced = false;   // one element when reduction is mean or sum
+};
+constexpr openaclnnOperand Input(const char* name, openaclnnOperandRole role,
+                                 OperandFlags flags = {}) {
+  return {.name = name,
+          .role = role,
+          .optional = flags.optional,
+          .output = 0,
+          .reduced = flags.reduced,
+          .shapeOf = role};
+}
+constexpr openaclnnOperand Output(const char* name, openaclnnOperandRole role,
+                                  openaclnnOperandRole shape_of, OperandFlags flags = {}) {
+  return {.name = name,
+          .role = role,
+          .optional = flags.optional,
+          .output = 1,
+          .reduced = flags.reduced,
+          .shapeOf = shape_of};
+}
+
 // Every op, in the order openaclnnGetOp numbers them.
 std::span<const OpDescriptor* const> Ops();
 
