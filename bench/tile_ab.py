@@ -4,7 +4,13 @@ several tile_bench binaries, run alternately, `--rounds` times each, with the me
 each build's rate as a fraction of the first build's.
 
   /usr/bin/python3 bench/tile_ab.py old=../old/build-perf/bench/tile_bench \\
-      new=build-perf/bench/tile_bench [--rounds 3] [--min-time 0.3]
+      new=build-perf/bench/tile_bench [--rounds 3] [--min-time 0.3] [--inputs ramp,mixed]
+
+`--inputs` names tile_bench's input sets to run each case on (default `ramp`). With `--filter
+REGEX` the script compares any Google Benchmark binaries instead (bce_bench among them): every case
+whose name matches, by its CPU time per element where the binary reports it (bce_bench's
+`cpu_ns_per_elem`, the CPU-time rule of docs/performance.md), else by its rate; the ratio is
+always the first build's time over each build's (above 1: faster).
 
 Case names are matched across builds that name them differently: tile_bench before issue 9 had
 no input-set suffix (its one input set is today's `ramp`) and called weight + pos_weight `weight`.
@@ -57,9 +63,10 @@ def names(binary):
     return set(out)
 
 
-def case_name(available, kind, weighted, dtype, mode="store"):
-    candidates = [f"tile/{kind}/{dtype}/{'weights' if weighted else 'noweight'}/{mode}/ramp",
-                  f"tile/{kind}/{dtype}/{'weight' if weighted else 'noweight'}/{mode}"]
+def case_name(available, kind, weighted, dtype, mode="store", inputs="ramp"):
+    candidates = [f"tile/{kind}/{dtype}/{'weights' if weighted else 'noweight'}/{mode}/{inputs}"]
+    if inputs == "ramp":
+        candidates.append(f"tile/{kind}/{dtype}/{'weight' if weighted else 'noweight'}/{mode}")
     for name in candidates:
         if name in available:
             return name
@@ -71,8 +78,31 @@ def run(binary, names_to_run, min_time):
     out = subprocess.run([binary, f"--benchmark_filter={pattern}",
                           f"--benchmark_min_time={min_time}", "--benchmark_format=json"],
                          capture_output=True, text=True, check=True).stdout
-    return {b["name"]: b["items_per_second"] for b in json.loads(out)["benchmarks"]
-            if "items_per_second" in b}
+    # A rate: elements per CPU second where the binary counts CPU time per element, else its own.
+    return {b["name"]: (1e9 / b["cpu_ns_per_elem"] if "cpu_ns_per_elem" in b
+                        else b["items_per_second"])
+            for b in json.loads(out)["benchmarks"]
+            if "cpu_ns_per_elem" in b or "items_per_second" in b}
+
+
+def plan_cases(args, available):
+    """{title: benchmark name} of one build."""
+    if args.filter:
+        return {name: name for name in sorted(available) if re.search(args.filter, name)}
+    plan = {}
+    for inputs in args.inputs.split(","):
+        for case in CASES:
+            title, kind, weighted = case[:3]
+            dtype = case[3] if len(case) > 3 else "fp32"
+            mode = case[4] if len(case) > 4 else "store"
+            name = case_name(available, kind, weighted, dtype, mode, inputs)
+            full_title = title if inputs == "ramp" else f"{title} ({inputs})"
+            if name:
+                plan[full_title] = name
+            else:  # an older or newer tile_bench: its column shows "-" for this case
+                print(f"note: no tile_bench case for {full_title!r} "
+                      f"(tile/{kind}/{dtype}/...): skipped", file=sys.stderr)
+    return plan
 
 
 def main():
@@ -80,22 +110,11 @@ def main():
     parser.add_argument("builds", nargs="+", help="label=path/to/tile_bench")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=0.3)
+    parser.add_argument("--inputs", default="ramp", help="tile_bench input sets, comma-separated")
+    parser.add_argument("--filter", help="compare every case matching this regex instead")
     args = parser.parse_args()
     builds = [b.split("=", 1) for b in args.builds]
-    plan = {}
-    for label, binary in builds:
-        available = names(binary)
-        plan[label] = {}
-        for case in CASES:
-            title, kind, weighted = case[:3]
-            dtype = case[3] if len(case) > 3 else "fp32"
-            mode = case[4] if len(case) > 4 else "store"
-            name = case_name(available, kind, weighted, dtype, mode)
-            if name:
-                plan[label][title] = name
-            else:  # an older or newer tile_bench: its column shows "-" for this case
-                print(f"note: {label} ({binary}) has no tile_bench case for {title!r} "
-                      f"(tile/{kind}/{dtype}/...): skipped", file=sys.stderr)
+    plan = {label: plan_cases(args, names(binary)) for label, binary in builds}
     rates = {label: {title: [] for title in plan[label]} for label, _ in builds}
     for _ in range(args.rounds):
         for label, binary in builds:
@@ -110,10 +129,8 @@ def main():
     header += " | " + " | ".join(f"{label}/{first}" for label, _ in builds[1:]) + " |"
     print(header)
     print("|" + "---|" * (1 + 2 * len(builds) - 1))
-    for case in CASES:
-        title = case[0]
-        if not any(title in rates[label] for label, _ in builds):
-            continue  # no build has it (noted above)
+    titles = list(dict.fromkeys(t for label, _ in builds for t in plan[label]))
+    for title in titles:
         medians = [statistics.median(rates[label][title]) if rates[label].get(title) else None
                    for label, _ in builds]
         cells = [f"{m / 1e9:.3f}" if m else "-" for m in medians]
