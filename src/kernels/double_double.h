@@ -108,6 +108,21 @@ OPENACLNN_HOST_DEVICE inline DD Log1p(DD e) {
   return Add(DD{y0, 0.0}, step);
 }
 
+// k*ln2 + log1p(e) for a logarithm's exact split (transcendentals.inc: LogArgument), ln 2 to 106
+// bits: about 2^-100 of the result, 2^-99 where k = -1 cancels most of log1p(e) (ln a near
+// -1/32). Log1p's Newton step holds for e in [-1/32, 0) as for e >= 0 (y0 within 2^-47 of itself).
+OPENACLNN_HOST_DEVICE inline DD Log(const LogArgument<ScalarOps64>& argument) {
+  return Add(Mul(DD{kLn2Hi64, kLn2Lo64}, argument.k), Log1p(DD{argument.e, 0.0}));
+}
+
+// ln a for a positive normal a (Log64's domain).
+OPENACLNN_HOST_DEVICE inline DD Log(double a) { return Log(LogArgumentOf<ScalarOps64>(a)); }
+
+// ln(1 - a) for a in [0, 1) (LogOneMinus64's domain: 1 - a exact where a >= 1/32).
+OPENACLNN_HOST_DEVICE inline DD LogOneMinus(double a) {
+  return Log(LogOneMinusArgumentOf<ScalarOps64>(a));
+}
+
 // hi + lo as one double rounded to odd (hi, its last bit set toward lo where lo is not 0 and that
 // bit is clear): 53 bits that keep lo's direction, so its one rounding to fp32, fp16 or bf16
 // (RoundOnce) is the correct rounding of hi + lo.
