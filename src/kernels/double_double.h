@@ -1,4 +1,4 @@
-// Double-double arithmetic (about 100 significant bits) and exp and log1p in it, for the rare
+// Double-double arithmetic (about 100 significant bits) and exp, log1p and ln in it, for the rare
 // results whose fp64 estimate (estimate.inc) lies too near a rounding boundary of the output type
 // to be rounded with certainty. Scalar code only, used by every backend for those results, so that
 // the scalar and SIMD paths agree bit for bit. Finite inputs.
