@@ -158,8 +158,10 @@ float Short(std::mt19937& rng, int bits, int exponent) {
 // Inputs whose gradient is exact and short: g and w of about half the output's precision plus
 // one, so that g*w often lands on a midpoint, times a power of two by x and t: x = 1/2 (with
 // t = 0, 1, 1/4 or 3/4), t = 1 and x = 2^-k (-g w 2^k), t = 0 and x = 1 - 2^-k (g w 2^k),
-// x = 1/4 and t = 1/4 - 3 * 2^-k (g w 2^(4-k)), x at 0 or 1 with g a multiple of the floor. With
-// `near`, x = 1/2 and t = +-2^-k for k up to 149: next to such a value, not on it.
+// x = 1/4 and t = 1/4 - 3 * 2^-k (g w 2^(4-k)), x at 0 or 1 with g a multiple of the floor, and
+// t = 1 with x of 10 bits in [2^-39, 2^-33), whose x (1 - x) is inexact in fp64, and g a multiple
+// of x (-g w / x). With `near`, x = 1/2 and t = +-2^-k for k up to 149: next to
+// such a value, not on it.
 ElementInputs ShortExactInputs(std::mt19937& rng, FloatType type, bool near) {
   const int precision = FormatOf(type).precision, bits = precision / 2 + 2;
   ElementInputs in;
@@ -172,7 +174,7 @@ ElementInputs ShortExactInputs(std::mt19937& rng, FloatType type, bool near) {
     in.t = Uniform(rng, 0, 1) < 0.5 ? tiny : -tiny;
     return in;
   }
-  switch (std::uniform_int_distribution<int>(0, 4)(rng)) {
+  switch (std::uniform_int_distribution<int>(0, 5)(rng)) {
     case 0: {
       const float labels[] = {0.0f, 1.0f, 0.25f, 0.75f};
       in.x = 0.5f, in.t = labels[std::uniform_int_distribution<int>(0, 3)(rng)];
@@ -186,6 +188,10 @@ ElementInputs ShortExactInputs(std::mt19937& rng, FloatType type, bool near) {
       break;
     case 3:
       in.x = 0.25f, in.t = 0.25f - 3 * std::ldexp(1.0f, -k - 2);
+      break;
+    case 4:
+      in.x = std::fabs(Short(rng, 10, -std::uniform_int_distribution<int>(34, 39)(rng)));
+      in.t = 1.0f, in.g *= in.x;
       break;
     default:
       in.x = Uniform(rng, 0, 1) < 0.5 ? 0.0f : 1.0f;
@@ -202,9 +208,13 @@ TEST(BinaryCrossEntropyGradient, ExactResultsOnAndNextToMidpointsAreCorrectlyRou
     for (bool near : {false, true}) {
       Tally tally;
       for (int i = 0; i < 40000 / kSampleScale; ++i) {
-        // Scales 1 and 2^-10 keep the value exact; 1/3 takes it off the grid.
-        const double scale = i % 3 == 0 ? 1.0 : i % 3 == 1 ? 0x1p-10 : 1.0 / 3;
-        Check(tally, ShortExactInputs(rng, type, near), scale, type);
+        // Scales 1 and 2^-10 keep the value exact; 1/3 takes it off the grid. Next to a
+        // midpoint: x = 1/2 with a tiny t, or an exact value times a scale 2^-52 off a power of
+        // two (not a 1/N, but in the domain: it exercises the scale's TwoProd rest).
+        const double scales[] = {1.0,         0x1p-10,     1.0 / 3,
+                                 1 + 0x1p-52, 1 - 0x1p-53, 0x1p-10 + 0x1p-62};
+        const double scale = scales[i % (near ? 6 : 3)];
+        Check(tally, ShortExactInputs(rng, type, near && i % 6 < 3), scale, type);
       }
       ExpectEveryResultRounded(
           tally, std::string(near ? "next to midpoints, " : "ties, ") + TypeName(type));
