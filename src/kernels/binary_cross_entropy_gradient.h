@@ -48,9 +48,10 @@ namespace openaclnn::math::exact {
 
 // The gradient as an exact quotient of sums of doubles: n = (coef.hi + coef.lo)(difference.hi +
 // difference.lo) = g w s (x - t) and D = denominator.hi + denominator.lo = max(x (1 - x), floor).
-// TwoProd and TwoSum are exact here: every part is a multiple of 2^-899 (g w of 2^-298, s of
-// 2^-452, x - t of 2^-149) or, in D, of 2^-126 (x >= 2^-40 where the floor does not apply), and
-// below 2^825.
+// TwoProd and TwoSum are exact here and in CompareWithBoundary: no value comes near overflow
+// (below 2^825), and every product's exact bits lie above 2^-1074: coef's parts are multiples of
+// 2^-750 (g w of 2^-298, s of 2^-452), difference's of 2^-149, D's of 2^-126 (x >= 2^-40 where
+// the floor does not apply; the floor of 2^-63), a midpoint m of 2^-150.
 struct GradientQuotient {
   DD coef, difference, denominator;
 };
@@ -67,8 +68,7 @@ OPENACLNN_HOST_DEVICE inline GradientQuotient ExactGradientQuotient(const Elemen
 }
 
 // The sign of |n| - m D, exactly, where n has the sign `negative` says: |n| = +-n expands into
-// eight products, m D into four, each TwoProd exact (m a midpoint of a 16- or 32-bit grid: a
-// multiple of 2^-150 below 2^129).
+// eight doubles, m D (m a midpoint of a 16- or 32-bit grid, below 2^129) into four.
 OPENACLNN_HOST_DEVICE inline int CompareWithBoundary(const GradientQuotient& q, bool negative,
                                                      double m) {
   const double c_hi = negative ? -q.coef.hi : q.coef.hi, c_lo = negative ? -q.coef.lo : q.coef.lo;
