@@ -6,20 +6,13 @@
 
 #include <cmath>
 
-#include "kernels/bce.h"
 #include "kernels/bce_exact.h"
 #include "kernels/bce_math.h"
 #include "kernels/bce_reference.h"
+#include "kernels/element_inputs.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
-
-struct ElementInputs {
-  float x = 0.0f;  // self (logits)
-  float t = 0.0f;  // target
-  float w = 1.0f;  // weight
-  float p = 1.0f;  // pos_weight
-  float g = 1.0f;  // gradOutput
-};
 
 // Whether every input of `kind` at this element is finite (the exact formulas' domain).
 OPENACLNN_HOST_DEVICE inline bool AllFinite(LossKind kind, const ElementInputs& in) {

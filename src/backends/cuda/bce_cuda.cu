@@ -231,7 +231,7 @@ void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
   }
 }
 
-const char* RunCuda(const BceProblem& problem, const LaunchContext& context) {
+const char* RunCuda(const LossProblem& problem, const LaunchContext& context) {
   const DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   auto stream = static_cast<cudaStream_t>(context.queue);
   if (problem.reduction == Reduction::kNone) {
@@ -265,12 +265,12 @@ int NoHostThreads() { return 0; }
 
 }  // namespace
 
-const BceKernels kCudaBceKernels = {.abi_version = kBceKernelsAbiVersion,
-                                    .ops = kAllKernelOps,
-                                    .workspace_bytes = ReductionWorkspaceBytes,
-                                    .run = RunCuda,
-                                    .fill = FillCuda,
-                                    .simd_target = NoSimdTarget,
-                                    .threads = NoHostThreads};
+const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
+                                      .ops = kBceWithLogitsKernelOps,
+                                      .workspace_bytes = ReductionWorkspaceBytes,
+                                      .run = RunCuda,
+                                      .fill = FillCuda,
+                                      .simd_target = NoSimdTarget,
+                                      .threads = NoHostThreads};
 
 }  // namespace openaclnn

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "kernels/bce.h"
 #include "kernels/bce_element.h"
+#include "kernels/loss_problem.h"
 #include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
 
@@ -45,7 +45,7 @@ struct DeviceLaunch {
 // Elements each thread of the element-wise kernel handles together (one 16-byte fp32 load).
 inline constexpr int kVector = 4;
 
-inline Access Classify(const StridedOperand& operand, const BceProblem& problem) {
+inline Access Classify(const StridedOperand& operand, const LossProblem& problem) {
   if (operand.slot < 0) return Access::kAbsent;
   if (IsSplat(operand, problem.rank)) return Access::kSplat;
   if (IsFlat(operand, problem.shape, problem.rank)) return Access::kFlat;
@@ -53,7 +53,7 @@ inline Access Classify(const StridedOperand& operand, const BceProblem& problem)
   return Access::kGather;
 }
 
-inline DeviceLaunch MakeDeviceLaunch(const BceProblem& problem, const LaunchContext& launch) {
+inline DeviceLaunch MakeDeviceLaunch(const LossProblem& problem, const LaunchContext& launch) {
   DeviceLaunch device;
   device.kind = problem.kind;
   device.reduction = problem.reduction;

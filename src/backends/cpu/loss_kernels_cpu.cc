@@ -1,4 +1,4 @@
-// CPU execution of BceProblem: the flat index space is cut into reduction blocks, shared by the
+// CPU execution of LossProblem: the flat index space is cut into reduction blocks, shared by the
 // thread pool's workers; each block's operands are read in place where they are contiguous (any
 // dtype, widened in registers) or copied into fp32 tiles, the element math runs in SIMD, and
 // the block's results are stored or summed into the block's fp64 partial.
@@ -32,7 +32,7 @@ struct Tiles {
 
 // What every worker needs for one launch; lives on the launching thread's stack.
 struct Launch {
-  const BceProblem* problem;
+  const LossProblem* problem;
   const TensorAddresses* addresses;
   OperandPlan plans[kOperandCount];
   ReductionWorkspace workspace{};
@@ -45,7 +45,7 @@ struct Launch {
 };
 
 // Stores a block's fp32 results to output operand `which` through its strides.
-void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int which,
+void WriteBlock(const LossProblem& problem, const TensorAddresses& addresses, int which,
                 int64_t begin, int64_t count, const float* values) {
   const StridedOperand& out = problem.operands[which];
   void* base = addresses[out.slot];
@@ -69,7 +69,7 @@ TileOutput BlockOutput(const Launch& launch, int which, int64_t begin, float* ti
 }
 
 void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
-  const BceProblem& problem = *launch.problem;
+  const LossProblem& problem = *launch.problem;
   const TensorAddresses& addresses = *launch.addresses;
   const int64_t begin = block * kReductionBlock;
   const int64_t count = std::min(kReductionBlock, problem.count - begin);
@@ -121,7 +121,7 @@ void RunWorker(void* context, int /*worker*/) {
 const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
                     const LaunchContext& context);
 
-const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
+const char* RunCpu(const LossProblem& problem, const LaunchContext& context) {
   Launch launch;
   launch.problem = &problem;
   launch.addresses = &context.addresses;
@@ -194,12 +194,12 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 
 }  // namespace
 
-const BceKernels kCpuBceKernels = {.abi_version = kBceKernelsAbiVersion,
-                                   .ops = kAllKernelOps,
-                                   .workspace_bytes = ReductionWorkspaceBytes,
-                                   .run = RunCpu,
-                                   .fill = FillCpu,
-                                   .simd_target = EvaluateTileTarget,
-                                   .threads = PoolThreads};
+const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
+                                     .ops = kBceWithLogitsKernelOps,
+                                     .workspace_bytes = ReductionWorkspaceBytes,
+                                     .run = RunCpu,
+                                     .fill = FillCpu,
+                                     .simd_target = EvaluateTileTarget,
+                                     .threads = PoolThreads};
 
 }  // namespace openaclnn
