@@ -59,7 +59,7 @@ def run_bench(build, threads, repetitions, cases):
 
 
 def threads_used(case, threads):
-    """Threads the kernel runs on: at least two 4096-element blocks each (bce_cpu.cc)."""
+    """Threads the kernel runs on: at least two 4096-element blocks each (loss_kernels_cpu.cc)."""
     blocks = -(-case["n"] // 4096)
     return max(1, min(threads, blocks // 2))
 

@@ -19,8 +19,8 @@ extern "C" {
 
 /** What an operand is to the op, whichever position its API gives it. */
 typedef enum {
-  OPENACLNN_ROLE_SELF = 0,          /* the logits */
-  OPENACLNN_ROLE_TARGET = 1,        /* the probabilities the logits are judged against */
+  OPENACLNN_ROLE_SELF = 0,          /* the input: logits, or probabilities (see the family) */
+  OPENACLNN_ROLE_TARGET = 1,        /* the probabilities self is judged against */
   OPENACLNN_ROLE_WEIGHT = 2,        /* per-element weight, broadcast into self; optional */
   OPENACLNN_ROLE_POS_WEIGHT = 3,    /* weight of the positive term, broadcast into self; optional */
   OPENACLNN_ROLE_GRAD_OUTPUT = 4,   /* the gradient flowing in, broadcast into self */
@@ -28,6 +28,12 @@ typedef enum {
   OPENACLNN_ROLE_GRAD_SELF_OUT = 6, /* the fused op's second result: the gradient for self */
   OPENACLNN_ROLE_COUNT = 7
 } openaclnnOperandRole;
+
+/** The loss an op belongs to: its ops share operand roles and formulas. */
+typedef enum {
+  OPENACLNN_FAMILY_BCE_WITH_LOGITS = 0,     /* binary cross entropy of logits (sigmoid inside) */
+  OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY = 1 /* binary cross entropy of probabilities in [0, 1] */
+} openaclnnOpFamily;
 
 /** What the op computes. */
 typedef enum {
@@ -61,6 +67,7 @@ typedef aclnnStatus (*openaclnnLaunchFn)(void* workspace, uint64_t workspaceSize
 
 typedef struct {
   const char* api; /* the C API's name, e.g. "aclnnBinaryCrossEntropyWithLogits" */
+  openaclnnOpFamily family;
   openaclnnOpKind kind;
   size_t operandCount;
   const openaclnnOperand* operands; /* in API order: inputs, then outputs */

@@ -2,8 +2,8 @@
 // libopenaclnn_<name>.so beside it (the CUDA backend is one): the plugin exports one extern "C"
 // function, openaclnn_backend_plugin, that returns a PluginBackend. Only plain C types cross:
 // opaque handles, function pointers over them, C strings the plugin keeps alive, and the kernel
-// table (kernels/bce.h). The loader (plugin_loader.cc) checks both ABI versions and the struct's
-// size before it reads anything else, and wraps each device in the runtime's C++ Device.
+// table (kernels/loss_problem.h). The loader (plugin_loader.cc) checks both ABI versions and the
+// struct's size before it reads anything else, and wraps each device in the runtime's C++ Device.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 
@@ -60,7 +60,7 @@ struct PluginBackend {
   int32_t device_count;
   void* const* devices;  // device_count opaque handles, for device_ops
   const PluginDeviceOps* device_ops;
-  const BceKernels* kernels;
+  const LossKernels* kernels;
 };
 static_assert(std::is_standard_layout_v<PluginDeviceOps> &&
               std::is_trivially_copyable_v<PluginDeviceOps>);

@@ -118,9 +118,9 @@ std::string PluginIncompatibility(const PluginBackend& plugin) {
   if (plugin.kernels == nullptr || plugin.device_ops == nullptr || plugin.devices == nullptr) {
     return "it gave no kernel table or no device operations";
   }
-  if (plugin.kernels->abi_version != kBceKernelsAbiVersion) {
+  if (plugin.kernels->abi_version != kLossKernelsAbiVersion) {
     return "its kernel table is ABI version " + std::to_string(plugin.kernels->abi_version) +
-           ", this library's " + std::to_string(kBceKernelsAbiVersion) +
+           ", this library's " + std::to_string(kLossKernelsAbiVersion) +
            "; rebuild the two together";
   }
   return "";

@@ -1,9 +1,9 @@
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 #include "runtime/device.h"
 
 namespace openaclnn {
 
-const BceKernels* CurrentBceKernels() {
+const LossKernels* CurrentLossKernels() {
   const Backend& backend = ActiveBackend();
   return backend.unavailable_reason.empty() ? backend.kernels : nullptr;
 }

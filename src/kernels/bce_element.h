@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-#include "kernels/bce.h"
 #include "kernels/bce_exact.h"
 #include "kernels/bce_math.h"
 #include "kernels/bce_reference.h"
 #include "kernels/element_inputs.h"
+#include "kernels/loss_problem.h"
 #include "kernels/rounded_element.h"
 
 namespace openaclnn {
@@ -135,5 +135,28 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD BceExactLossTerm(const ElementInput
   if (!AllFinite(LossKind::kLoss, in)) return {BceReference(LossKind::kLoss, 1.0, in), 0.0};
   return BceExact(LossKind::kLoss, 1.0, in);
 }
+
+// The with-logits family as the backends' generic code sees it (kernels/loss_families.h).
+struct BceWithLogitsFamily {
+  static constexpr LossFamily kFamily = LossFamily::kBceWithLogits;
+  // The relative error bound of every loss term's estimate (reduction.h: SettleReduction).
+  static constexpr double kLossTermError = math::kEstimateError64;
+  OPENACLNN_HOST_DEVICE static float Element(LossKind kind, double gradient_scale,
+                                             const ElementInputs& in, FloatType type) {
+    return BceElement(kind, gradient_scale, in, type);
+  }
+  OPENACLNN_HOST_DEVICE static constexpr bool SumsFp32Terms(FloatType self, FloatType result,
+                                                            bool fused, FloatType gradient) {
+    return openaclnn::SumsFp32Terms(self, result, fused, gradient);
+  }
+  // What a mean or sum adds for one element: fp32 terms where SumsFp32Terms said so.
+  OPENACLNN_HOST_DEVICE static ElementEstimate LossTerm(const ElementInputs& in, bool fp32_terms,
+                                                        bool unweighted) {
+    return fp32_terms ? BceLossTerm32(in, unweighted) : BceLossTerm(in);
+  }
+  OPENACLNN_HOST_DEVICE static math::exact::DD ExactLossTerm(const ElementInputs& in) {
+    return BceExactLossTerm(in);
+  }
+};
 
 }  // namespace openaclnn

@@ -4,7 +4,7 @@
 
 namespace openaclnn {
 
-aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& operands,
+aclnnStatus ValidateLoss(const ArgumentChecker& check, const LossOperands& operands,
                          int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor) {
   const aclTensor* self = operands.tensor[kSelf];
   const aclTensor* target = operands.tensor[kTarget];
@@ -38,7 +38,7 @@ aclnnStatus ValidateLoss(const ArgumentChecker& check, const BceOperands& operan
                         : check.SingleElement("out", out);
 }
 
-aclnnStatus ValidateGradient(const ArgumentChecker& check, const BceOperands& operands,
+aclnnStatus ValidateGradient(const ArgumentChecker& check, const LossOperands& operands,
                              const char* out_name, int64_t reduction, bool grad_output_optional,
                              uint64_t* workspace_size, aclOpExecutor** executor) {
   const aclTensor* grad_output = operands.tensor[kGradOutput];

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "ops/bce_checks.h"
-#include "ops/bce_plans.h"
+#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -23,6 +23,7 @@ constexpr openaclnnOperand kOperands[] = {
 
 extern const OpDescriptor kBceWithLogitsOp = {
     .info = {.api = "aclnnBinaryCrossEntropyWithLogits",
+             .family = OPENACLNN_FAMILY_BCE_WITH_LOGITS,
              .kind = OPENACLNN_OP_LOSS,
              .operandCount = std::size(kOperands),
              .operands = kOperands,

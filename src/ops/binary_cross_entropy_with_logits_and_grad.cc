@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "ops/bce_checks.h"
-#include "ops/bce_plans.h"
+#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -23,10 +23,10 @@ constexpr openaclnnOperand kOperands[] = {
 
 // What the two calls it replaces would check, in the order they would check it: the forward's
 // arguments, then the Backward's (gradSelfOut as its out, a null gradOutput as all ones).
-aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& op, int64_t reduction,
+aclnnStatus Validate(const ArgumentChecker& check, const LossOperands& op, int64_t reduction,
                      uint64_t* workspace_size, aclOpExecutor** executor) {
   OPENACLNN_RETURN_IF_ERROR(ValidateLoss(check, op, reduction, workspace_size, executor));
-  BceOperands gradient = op;
+  LossOperands gradient = op;
   gradient.tensor[kOut] = op.tensor[kGradSelfOut];
   OPENACLNN_RETURN_IF_ERROR(
       ValidateGradient(check, gradient, "gradSelfOut", reduction, true, workspace_size, executor));
@@ -40,6 +40,7 @@ aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& op, int64_
 
 extern const OpDescriptor kBceWithLogitsAndGradOp = {
     .info = {.api = "aclnnBinaryCrossEntropyWithLogitsAndGrad",
+             .family = OPENACLNN_FAMILY_BCE_WITH_LOGITS,
              .kind = OPENACLNN_OP_LOSS_AND_GRAD,
              .operandCount = std::size(kOperands),
              .operands = kOperands,

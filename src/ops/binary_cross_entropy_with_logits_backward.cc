@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "ops/bce_checks.h"
-#include "ops/bce_plans.h"
+#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -20,20 +20,21 @@ constexpr openaclnnOperand kOperands[] = {
     Output("out", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_SELF),
 };
 
-aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& operands, int64_t reduction,
+aclnnStatus Validate(const ArgumentChecker& check, const LossOperands& operands, int64_t reduction,
                      uint64_t* workspace_size, aclOpExecutor** executor) {
   return ValidateGradient(check, operands, "out", reduction, false, workspace_size, executor);
 }
 
-std::unique_ptr<Plan> MakePlan(const BceOperands& operands, int64_t reduction,
+std::unique_ptr<Plan> MakePlan(LossFamily family, const LossOperands& operands, int64_t reduction,
                                uint64_t* workspace_size) {
-  return PlanGradient(LossKind::kGradSelf, operands, reduction, workspace_size);
+  return PlanGradient(family, LossKind::kGradSelf, operands, reduction, workspace_size);
 }
 
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsBackwardOp = {
     .info = {.api = "aclnnBinaryCrossEntropyWithLogitsBackward",
+             .family = OPENACLNN_FAMILY_BCE_WITH_LOGITS,
              .kind = OPENACLNN_OP_GRAD_SELF,
              .operandCount = std::size(kOperands),
              .operands = kOperands,

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "ops/bce_checks.h"
-#include "ops/bce_plans.h"
+#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -20,21 +20,22 @@ constexpr openaclnnOperand kOperands[] = {
     Output("gradTarget", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_TARGET),
 };
 
-aclnnStatus Validate(const ArgumentChecker& check, const BceOperands& operands, int64_t reduction,
+aclnnStatus Validate(const ArgumentChecker& check, const LossOperands& operands, int64_t reduction,
                      uint64_t* workspace_size, aclOpExecutor** executor) {
   return ValidateGradient(check, operands, "gradTarget", reduction, false, workspace_size,
                           executor);
 }
 
-std::unique_ptr<Plan> MakePlan(const BceOperands& operands, int64_t reduction,
+std::unique_ptr<Plan> MakePlan(LossFamily family, const LossOperands& operands, int64_t reduction,
                                uint64_t* workspace_size) {
-  return PlanGradient(LossKind::kGradTarget, operands, reduction, workspace_size);
+  return PlanGradient(family, LossKind::kGradTarget, operands, reduction, workspace_size);
 }
 
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
     .info = {.api = "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
+             .family = OPENACLNN_FAMILY_BCE_WITH_LOGITS,
              .kind = OPENACLNN_OP_GRAD_TARGET,
              .operandCount = std::size(kOperands),
              .operands = kOperands,

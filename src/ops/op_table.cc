@@ -13,7 +13,7 @@
 namespace openaclnn {
 namespace {
 
-// BceOperands and the kernels' problem index operands by OperandIndex, the listing by role.
+// LossOperands and the kernels' problem index operands by OperandIndex, the listing by role.
 constexpr bool RoleIs(openaclnnOperandRole role, OperandIndex index) {
   return static_cast<int>(role) == static_cast<int>(index);
 }
@@ -25,7 +25,13 @@ static_assert(RoleIs(OPENACLNN_ROLE_SELF, kSelf) && RoleIs(OPENACLNN_ROLE_TARGET
                   RoleIs(OPENACLNN_ROLE_GRAD_SELF_OUT, kGradSelfOut) &&
                   RoleIs(OPENACLNN_ROLE_COUNT, kOperandCount),
               "a role is its OperandIndex");
-// A kernel table lists the op kinds it implements by openaclnnOpKind's values.
+// A kernel table lists the ops it implements by openaclnnOpFamily's and openaclnnOpKind's values.
+constexpr bool FamilyIs(openaclnnOpFamily family, LossFamily loss) {
+  return static_cast<int>(family) == static_cast<int>(loss);
+}
+static_assert(FamilyIs(OPENACLNN_FAMILY_BCE_WITH_LOGITS, LossFamily::kBceWithLogits) &&
+                  FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, LossFamily::kBinaryCrossEntropy),
+              "an op family is its LossFamily");
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -66,7 +72,7 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
                                int64_t reduction, uint64_t* workspace_size,
                                aclOpExecutor** executor) {
   const char* api = op.info.api;
-  BceOperands operands;
+  LossOperands operands;
   std::vector<const aclTensor*> inputs, outputs;
   inputs.reserve(op.info.operandCount);  // one allocation each: small calls feel every one
   outputs.reserve(op.info.operandCount);
@@ -78,10 +84,12 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
   }
   OPENACLNN_RETURN_IF_ERROR(
       op.validate(ArgumentChecker{api}, operands, reduction, workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(CheckBackend(api, op.info.kind));
-  OPENACLNN_RETURN_IF_ERROR(
-      HandOut(api, std::move(inputs), std::move(outputs), workspace_size, executor,
-              [&](uint64_t* workspace) { return op.plan(operands, reduction, workspace); }));
+  OPENACLNN_RETURN_IF_ERROR(CheckBackend(api, op.info.family, op.info.kind));
+  OPENACLNN_RETURN_IF_ERROR(HandOut(api, std::move(inputs), std::move(outputs), workspace_size,
+                                    executor, [&](uint64_t* workspace) {
+                                      return op.plan(static_cast<LossFamily>(op.info.family),
+                                                     operands, reduction, workspace);
+                                    }));
   if (VerboseEnabled()) {
     try {
       (*executor)->verbose = VerboseLine(op.info, tensors, reduction, *workspace_size);

@@ -11,17 +11,17 @@
 #include "base/status.h"
 #include "openaclnn/op_table.h"
 #include "ops/argument_checker.h"
-#include "ops/bce_operands.h"
+#include "ops/loss_operands.h"
 
 namespace openaclnn {
 
 struct OpDescriptor {
   openaclnnOpDescriptor info;  // what the public listing hands out
   // The op's checks, CANN's, in CANN's order, under `check`'s API name.
-  aclnnStatus (*validate)(const ArgumentChecker& check, const BceOperands& operands,
+  aclnnStatus (*validate)(const ArgumentChecker& check, const LossOperands& operands,
                           int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor);
   // The work for operands that passed the checks (nullptr: nothing to run).
-  std::unique_ptr<Plan> (*plan)(const BceOperands& operands, int64_t reduction,
+  std::unique_ptr<Plan> (*plan)(LossFamily family, const LossOperands& operands, int64_t reduction,
                                 uint64_t* workspace_size);
 };
 

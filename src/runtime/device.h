@@ -78,15 +78,16 @@ class Device {
   static constexpr const char* kNoNativeQueues = "this device has no native queues";
 };
 
-struct BceKernels;  // kernels/bce.h: the runtime carries the table, the ops layer reads it
+struct LossKernels;  // kernels/loss_problem.h: the runtime carries the table, the ops layer reads
+                     // it
 
 // The backend named by OPENACLNN_DEVICE (chosen once): its devices, or why it has none.
 struct Backend {
   std::string name;
   std::vector<std::unique_ptr<Device>> devices;
   std::string unavailable_reason;  // empty when the backend works
-  // The backend's kernel table, read at phase 1 (CurrentBceKernels()).
-  const BceKernels* kernels = nullptr;
+  // The backend's kernel table, read at phase 1 (CurrentLossKernels()).
+  const LossKernels* kernels = nullptr;
 };
 
 // One registered backend: how OPENACLNN_DEVICE spells it and how it is made. A factory fills

@@ -52,7 +52,7 @@ class CpuDevice final : public Device {
 
 void MakeCpuBackend(Backend* backend) {
   backend->devices.push_back(std::make_unique<CpuDevice>());
-  backend->kernels = &kCpuBceKernels;
+  backend->kernels = &kCpuLossKernels;
 }
 
 }  // namespace openaclnn

@@ -93,7 +93,7 @@ void FillPeriodic(const void* base, const StridedOperand& operand, int64_t perio
 
 }  // namespace
 
-OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem) {
+OperandPlan PlanOperand(const StridedOperand& operand, const LossProblem& problem) {
   if (operand.slot < 0) return {};
   const int rank = problem.rank;
   if (IsFlat(operand, problem.shape, rank)) return {Access::kFlat, 0};
@@ -106,7 +106,7 @@ OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem
   return {rows_closer ? Access::kColumns : Access::kGather, 0};
 }
 
-TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
+TileOperand BlockOperand(const LossProblem& problem, const void* base, int which,
                          const OperandPlan& plan, int64_t begin, int64_t count, float* tile) {
   const StridedOperand& operand = problem.operands[which];
   const auto* bytes = static_cast<const char*>(base);

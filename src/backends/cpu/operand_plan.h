@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn::cpu {
 
@@ -25,11 +25,11 @@ struct OperandPlan {
   int64_t period = 0;  // kPeriodic: elements of the flat trailing part
 };
 
-OperandPlan PlanOperand(const StridedOperand& operand, const BceProblem& problem);
+OperandPlan PlanOperand(const StridedOperand& operand, const LossProblem& problem);
 
 // The block [begin, begin + count) of an operand as a TileOperand; `tile` (kReductionBlock
 // floats) receives the values when they must be copied.
-TileOperand BlockOperand(const BceProblem& problem, const void* base, int which,
+TileOperand BlockOperand(const LossProblem& problem, const void* base, int which,
                          const OperandPlan& plan, int64_t begin, int64_t count, float* tile);
 
 }  // namespace openaclnn::cpu

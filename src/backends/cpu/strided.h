@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 #include "kernels/strided_operand.h"
 
 namespace openaclnn::cpu {

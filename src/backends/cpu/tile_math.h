@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "kernels/bce.h"
 #include "kernels/double_double.h"
+#include "kernels/loss_problem.h"
 #include "kernels/reduction.h"
 
 namespace openaclnn {

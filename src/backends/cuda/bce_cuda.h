@@ -1,10 +1,10 @@
-// The CUDA backend's kernel table (kernels/bce.h), defined in bce_cuda.cu.
+// The CUDA backend's kernel table (kernels/loss_problem.h), defined in bce_cuda.cu.
 #pragma once
 
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 
-extern const BceKernels kCudaBceKernels;
+extern const LossKernels kCudaLossKernels;
 
 }  // namespace openaclnn

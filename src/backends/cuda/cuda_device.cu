@@ -196,8 +196,8 @@ const PluginBackend* MakePlugin() {
   static std::string reason;
   static std::vector<CudaDevice> devices;
   static std::vector<void*> handles;
-  static PluginBackend plugin = {kPluginAbiVersion, sizeof(PluginBackend), nullptr,         0,
-                                 nullptr,           &kDeviceOps,           &kCudaBceKernels};
+  static PluginBackend plugin = {kPluginAbiVersion, sizeof(PluginBackend), nullptr,          0,
+                                 nullptr,           &kDeviceOps,           &kCudaLossKernels};
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {

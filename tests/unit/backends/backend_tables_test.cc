@@ -16,25 +16,27 @@ namespace openaclnn {
 namespace {
 
 // A backend that implements every op but the one-pass loss and gradient.
-BceKernels WithoutLossAndGrad() {
-  BceKernels kernels = kCpuBceKernels;
-  kernels.ops &= ~KernelOpBit(KernelOp::kLossAndGrad);
+LossKernels WithoutLossAndGrad() {
+  LossKernels kernels = kCpuLossKernels;
+  kernels.ops &= ~KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLossAndGrad);
   return kernels;
 }
 
 TEST(KernelTable, TheCpuBackendImplementsEveryOp) {
-  EXPECT_EQ(kCpuBceKernels.abi_version, kBceKernelsAbiVersion);
+  EXPECT_EQ(kCpuLossKernels.abi_version, kLossKernelsAbiVersion);
   for (const OpDescriptor* op : Ops()) {
-    EXPECT_EQ(CheckImplements(op->info.api, kCpuBceKernels, "cpu", op->info.kind), ACLNN_SUCCESS)
+    EXPECT_EQ(CheckImplements(op->info.api, kCpuLossKernels, "cpu", op->info.family, op->info.kind),
+              ACLNN_SUCCESS)
         << op->info.api;
   }
 }
 
 TEST(KernelTable, AMissingOpIsDeclinedAtPhaseOne) {
-  const BceKernels kernels = WithoutLossAndGrad();
+  const LossKernels kernels = WithoutLossAndGrad();
   for (const OpDescriptor* op : Ops()) {
     aclGetRecentErrMsg();
-    const aclnnStatus status = CheckImplements(op->info.api, kernels, "test", op->info.kind);
+    const aclnnStatus status =
+        CheckImplements(op->info.api, kernels, "test", op->info.family, op->info.kind);
     if (op->info.kind != OPENACLNN_OP_LOSS_AND_GRAD) {
       EXPECT_EQ(status, ACLNN_SUCCESS) << op->info.api;
       continue;
@@ -52,7 +54,7 @@ TEST(KernelTable, AMissingOpIsDeclinedAtPhaseOne) {
 PluginBackend CompatiblePlugin() {
   static void* const devices[] = {nullptr};
   static const PluginDeviceOps ops = {};
-  return {kPluginAbiVersion, sizeof(PluginBackend), nullptr, 1, devices, &ops, &kCpuBceKernels};
+  return {kPluginAbiVersion, sizeof(PluginBackend), nullptr, 1, devices, &ops, &kCpuLossKernels};
 }
 
 TEST(PluginLoader, AcceptsTablesOfItsOwnVersion) {
@@ -79,14 +81,15 @@ TEST(PluginLoader, RefusesAnotherPluginAbiNamingBoth) {
 }
 
 TEST(PluginLoader, RefusesAKernelTableOfAnotherAbiNamingBoth) {
-  BceKernels kernels = kCpuBceKernels;
-  kernels.abi_version = kBceKernelsAbiVersion + 7;
+  LossKernels kernels = kCpuLossKernels;
+  kernels.abi_version = kLossKernelsAbiVersion + 7;
   PluginBackend plugin = CompatiblePlugin();
   plugin.kernels = &kernels;
   const std::string why = PluginIncompatibility(plugin);
-  EXPECT_NE(why.find("ABI version " + std::to_string(kBceKernelsAbiVersion + 7)), std::string::npos)
+  EXPECT_NE(why.find("ABI version " + std::to_string(kLossKernelsAbiVersion + 7)),
+            std::string::npos)
       << why;
-  EXPECT_NE(why.find("this library's " + std::to_string(kBceKernelsAbiVersion)), std::string::npos)
+  EXPECT_NE(why.find("this library's " + std::to_string(kLossKernelsAbiVersion)), std::string::npos)
       << why;
 }
 

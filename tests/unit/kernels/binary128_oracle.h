@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "base/dtype.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 #if defined(__x86_64__)
 #if __has_include(<quadmath.h>)

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "base/dtype.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 #include "rounding_harness.h"
 
 namespace openaclnn {
@@ -37,7 +37,7 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
     for (int which = 0; which < kOut; ++which) columns[which].push_back(values[which]);
   }
   std::vector<uint16_t> storage[kOut];
-  BceProblem problem;
+  LossProblem problem;
   problem.kind = LossKind::kLoss;
   problem.reduction = reduction;
   problem.rank = 1;
@@ -66,7 +66,7 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
   // NaN everywhere: an exact sum the exact pass did not write stays NaN.
   std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double),
                                 std::numeric_limits<double>::quiet_NaN());
-  EXPECT_EQ(kCpuBceKernels.run(problem, {addresses, workspace.data(), nullptr}), nullptr);
+  EXPECT_EQ(kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr}), nullptr);
   if (passes != nullptr) {
     const ReductionWorkspace areas = ReductionWorkspaceAt(workspace.data(), count);
     // fp32 terms' bounds are 2^-20 of their values, fp64 terms' about 2^-43.

@@ -17,9 +17,9 @@
 
 #include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
-#include "kernels/bce.h"
 #include "kernels/bce_element.h"
 #include "kernels/bce_math.h"
+#include "kernels/loss_problem.h"
 #include "rounding_harness.h"
 
 namespace openaclnn {

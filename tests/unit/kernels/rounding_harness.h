@@ -18,8 +18,8 @@
 #include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
 #include "binary128_oracle.h"
-#include "kernels/bce.h"
 #include "kernels/bce_element.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "base/dtype.h"
-#include "kernels/bce.h"
 #include "kernels/bce_element.h"
 #include "kernels/bce_math.h"
+#include "kernels/loss_problem.h"
 #include "rounding_harness.h"
 
 namespace openaclnn {

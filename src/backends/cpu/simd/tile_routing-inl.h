@@ -17,7 +17,7 @@
 #include "backends/cpu/simd/fp64_evaluator-inl.h"
 #include "backends/cpu/simd/tile_loops-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 #include "kernels/reduction.h"
 
 HWY_BEFORE_NAMESPACE();

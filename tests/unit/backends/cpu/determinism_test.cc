@@ -16,7 +16,7 @@
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 namespace {
@@ -235,8 +235,8 @@ INSTANTIATE_TEST_SUITE_P(Kinds, TileEquality,
                                            LossKind::kGradTarget));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
-BceProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
-  BceProblem problem;
+LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
+  LossProblem problem;
   problem.kind = kind;
   problem.reduction = reduction;
   problem.rank = 1;
@@ -267,13 +267,13 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   const int original = pool.threads();
   for (LossKind kind : {LossKind::kLoss}) {  // the gradients never reduce
     for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
-      const BceProblem problem = FlatProblem(kind, reduction, count);
-      ASSERT_LE(kCpuBceKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
+      const LossProblem problem = FlatProblem(kind, reduction, count);
+      ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
       uint32_t reference = 0;
       for (int threads : {1, 2, 3, 8}) {
         pool.SetThreads(threads);
         for (int repeat = 0; repeat < 3; ++repeat) {
-          kCpuBceKernels.run(problem, {addresses, workspace.data(), nullptr});
+          kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
           const uint32_t bits = BitCast<uint32_t>(out);
           if (threads == 1 && repeat == 0) reference = bits;
           EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "

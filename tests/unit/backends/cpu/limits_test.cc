@@ -13,7 +13,7 @@
 
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 namespace {

@@ -14,8 +14,8 @@
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/transpose.h"
 #include "hwy/targets.h"
-#include "kernels/bce.h"
 #include "kernels/bce_element.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 namespace {
@@ -33,8 +33,8 @@ struct ViewCase {
   FloatType type;
 };
 
-BceProblem ViewProblem(const ViewCase& view, LossKind kind, Reduction reduction) {
-  BceProblem problem;
+LossProblem ViewProblem(const ViewCase& view, LossKind kind, Reduction reduction) {
+  LossProblem problem;
   problem.kind = kind;
   problem.reduction = reduction;
   problem.rank = static_cast<int>(view.shape.size());
@@ -113,7 +113,7 @@ const ViewCase kViews[] = {
 
 TEST(OperandLayout, ViewsWhoseRowsLieCloserAreCopiedByColumns) {
   for (const ViewCase& view : kViews) {
-    const BceProblem problem = ViewProblem(view, LossKind::kLoss, Reduction::kNone);
+    const LossProblem problem = ViewProblem(view, LossKind::kLoss, Reduction::kNone);
     EXPECT_EQ(cpu::PlanOperand(problem.operands[kSelf], problem).access, cpu::Access::kColumns)
         << Describe(view);
   }
@@ -125,12 +125,12 @@ TEST(OperandLayout, TransposedViewsGiveTheScalarDefinitionPerElement) {
     Storage x = MakeStorage(rng, view.storage, view.type, -20.0f, 20.0f);
     Storage t = MakeStorage(rng, view.storage, view.type, 0.0f, 1.0f);
     for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
-      const BceProblem problem = ViewProblem(view, kind, Reduction::kNone);
+      const LossProblem problem = ViewProblem(view, kind, Reduction::kNone);
       std::vector<float> out(problem.count);
-      BceProblem fp32_out = problem;
+      LossProblem fp32_out = problem;
       fp32_out.operands[kOut].type = FloatType::kFloat32;
       const TensorAddresses addresses{x.data(), t.data(), nullptr, nullptr, nullptr, out.data()};
-      kCpuBceKernels.run(fp32_out, {addresses, nullptr, nullptr});
+      kCpuLossKernels.run(fp32_out, {addresses, nullptr, nullptr});
       int mismatches = 0;
       for (int64_t i = 0; i < problem.count && mismatches < 5; ++i) {
         ElementInputs in;
@@ -153,14 +153,14 @@ TEST(OperandLayout, ReductionsOverTransposedViewsKeepTheRowMajorOrder) {
     if (view.type != FloatType::kFloat32) continue;
     Storage x = MakeStorage(rng, view.storage, view.type, -20.0f, 20.0f);
     Storage t = MakeStorage(rng, view.storage, view.type, 0.0f, 1.0f);
-    const BceProblem strided = ViewProblem(view, LossKind::kLoss, Reduction::kSum);
+    const LossProblem strided = ViewProblem(view, LossKind::kLoss, Reduction::kSum);
     // The same values gathered into row-major order, read as one flat run.
     std::vector<float> flat_x(strided.count), flat_t(strided.count);
     for (int64_t i = 0; i < strided.count; ++i) {
       flat_x[i] = x.wide[ElementOf(view, i)];
       flat_t[i] = t.wide[ElementOf(view, i)];
     }
-    BceProblem flat = strided;
+    LossProblem flat = strided;
     flat.rank = 1;
     flat.shape[0] = strided.count;
     for (int which : {kSelf, kTarget, kOut}) {
@@ -169,12 +169,12 @@ TEST(OperandLayout, ReductionsOverTransposedViewsKeepTheRowMajorOrder) {
     }
     std::vector<double> workspace(ReductionWorkspaceBytesFor(strided.count) / sizeof(double));
     float strided_sum = 0.0f, flat_sum = 0.0f;
-    kCpuBceKernels.run(
+    kCpuLossKernels.run(
         strided,
         {{x.data(), t.data(), nullptr, nullptr, nullptr, &strided_sum}, workspace.data(), nullptr});
-    kCpuBceKernels.run(flat, {{flat_x.data(), flat_t.data(), nullptr, nullptr, nullptr, &flat_sum},
-                              workspace.data(),
-                              nullptr});
+    kCpuLossKernels.run(flat, {{flat_x.data(), flat_t.data(), nullptr, nullptr, nullptr, &flat_sum},
+                               workspace.data(),
+                               nullptr});
     EXPECT_TRUE(SameFloat(strided_sum, flat_sum))
         << Describe(view) << ": " << strided_sum << " vs " << flat_sum;
   }

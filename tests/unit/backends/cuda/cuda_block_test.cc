@@ -12,7 +12,7 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cuda/bce_cuda_block.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 namespace {
@@ -22,7 +22,7 @@ constexpr int64_t kCols = 211;
 constexpr int64_t kCount = kRows * kCols;
 
 // Runs the problem the way the CUDA kernels do, one thread's work after another.
-void RunAsCuda(const BceProblem& problem, const LaunchContext& context) {
+void RunAsCuda(const LossProblem& problem, const LaunchContext& context) {
   const cuda::DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   if (problem.reduction == Reduction::kNone) {
     for (int64_t i = 0; i < problem.count; ++i) {
@@ -110,7 +110,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
   const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
   const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
-  BceProblem problem;
+  LossProblem problem;
   problem.kind = c.kind;
   problem.reduction = c.reduction;
   problem.rank = 2;
@@ -171,7 +171,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     launch.workspace = partials.data();
     return launch;
   };
-  ASSERT_EQ(kCpuBceKernels.run(problem, context(cpu_out, cpu_gradient, cpu_partials)), nullptr);
+  ASSERT_EQ(kCpuLossKernels.run(problem, context(cpu_out, cpu_gradient, cpu_partials)), nullptr);
   RunAsCuda(problem, context(cuda_out, cuda_gradient, cuda_partials));
   const auto bits = [&](const std::vector<uint32_t>& out, int64_t i) {
     const float value = LoadAs32(out.data(), c.type, i);

@@ -1,4 +1,4 @@
-#include "ops/bce_plans.h"
+#include "ops/loss_plans.h"
 
 #include <cmath>
 #include <iterator>
@@ -17,9 +17,9 @@ FloatType TypeOf(const aclTensor& tensor) {
   return type;
 }
 
-class BcePlan : public Plan {
+class LossPlan : public Plan {
  public:
-  BcePlan(const BceKernels& kernels, const BceProblem& problem)
+  LossPlan(const LossKernels& kernels, const LossProblem& problem)
       : kernels_(kernels), problem_(problem) {}
   const char* Run(const LaunchContext& launch) const override {
     return kernels_.run(problem_, launch);
@@ -27,13 +27,13 @@ class BcePlan : public Plan {
   bool Quick() const override { return problem_.count <= kQuickElements; }
 
  private:
-  const BceKernels& kernels_;
-  BceProblem problem_;
+  const LossKernels& kernels_;
+  LossProblem problem_;
 };
 
 class FillPlan : public Plan {
  public:
-  FillPlan(const BceKernels& kernels, const StridedOperand& out, const std::vector<int64_t>& shape,
+  FillPlan(const LossKernels& kernels, const StridedOperand& out, const std::vector<int64_t>& shape,
            double value)
       : kernels_(kernels), out_(out), rank_(static_cast<int>(shape.size())), value_(value) {
     for (int d = 0; d < rank_; ++d) shape_[d] = shape[d];
@@ -48,7 +48,7 @@ class FillPlan : public Plan {
   }
 
  private:
-  const BceKernels& kernels_;
+  const LossKernels& kernels_;
   StridedOperand out_;
   int64_t shape_[kMaxRank] = {1};
   int rank_;
@@ -56,28 +56,28 @@ class FillPlan : public Plan {
 };
 
 // The gradient is element-wise whatever the forward reduced: mean only scales it by 1/N.
-double GradientScale(const BceOperands& operands, Reduction reduction) {
+double GradientScale(const LossOperands& operands, Reduction reduction) {
   const double count = static_cast<double>(ElementCount(operands.tensor[kSelf]->view_shape));
   return reduction == Reduction::kMean ? 1.0 / count : 1.0;
 }
 
 }  // namespace
 
-std::unique_ptr<Plan> PlanGradient(LossKind kind, const BceOperands& operands, int64_t reduction,
-                                   uint64_t* workspace_size) {
+std::unique_ptr<Plan> PlanGradient(LossFamily family, LossKind kind, const LossOperands& operands,
+                                   int64_t reduction, uint64_t* workspace_size) {
   *workspace_size = 0;
   if (ElementCount(operands.tensor[kSelf]->view_shape) == 0) return nullptr;
   const double scale = GradientScale(operands, static_cast<Reduction>(reduction));
-  return MakeBcePlan(kind, Reduction::kNone, scale, operands, workspace_size);
+  return MakeLossPlan(family, kind, Reduction::kNone, scale, operands, workspace_size);
 }
 
-std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, int64_t requested,
+std::unique_ptr<Plan> PlanLoss(LossFamily family, const LossOperands& operands, int64_t requested,
                                uint64_t* workspace_size) {
   const auto reduction = static_cast<Reduction>(requested);
   *workspace_size = 0;
   if (ElementCount(operands.tensor[kSelf]->view_shape) > 0) {
-    return MakeBcePlan(LossKind::kLoss, reduction, GradientScale(operands, reduction), operands,
-                       workspace_size);
+    return MakeLossPlan(family, LossKind::kLoss, reduction, GradientScale(operands, reduction),
+                        operands, workspace_size);
   }
   // Over no elements: none has nothing to write, a mean is NaN and a sum is 0 (as CANN).
   switch (reduction) {
@@ -90,9 +90,11 @@ std::unique_ptr<Plan> PlanLoss(const BceOperands& operands, int64_t requested,
   }
 }
 
-std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gradient_scale,
-                                  const BceOperands& operands, uint64_t* workspace_size) {
-  BceProblem problem;
+std::unique_ptr<Plan> MakeLossPlan(LossFamily family, LossKind kind, Reduction reduction,
+                                   double gradient_scale, const LossOperands& operands,
+                                   uint64_t* workspace_size) {
+  LossProblem problem;
+  problem.family = family;
   problem.kind = kind;
   problem.reduction = reduction;
   problem.gradient_scale = gradient_scale;
@@ -117,19 +119,19 @@ std::unique_ptr<Plan> MakeBcePlan(LossKind kind, Reduction reduction, double gra
   }
   problem.rank = PlanIteration(shape, walked, strides, kOperandCount, reduction == Reduction::kNone,
                                problem.shape);
-  const BceKernels& kernels = *CurrentBceKernels();  // CheckBackend made sure there are some
+  const LossKernels& kernels = *CurrentLossKernels();  // CheckBackend made sure there are some
   *workspace_size = kernels.workspace_bytes(problem);
-  return std::make_unique<BcePlan>(kernels, problem);
+  return std::make_unique<LossPlan>(kernels, problem);
 }
 
-std::unique_ptr<Plan> MakeFillPlan(const BceOperands& operands, double value) {
+std::unique_ptr<Plan> MakeFillPlan(const LossOperands& operands, double value) {
   const aclTensor& out = *operands.tensor[kOut];
   StridedOperand target;
   target.slot = operands.slot[kOut];
   target.type = TypeOf(out);
   target.offset = out.offset;
   for (size_t d = 0; d < out.view_shape.size(); ++d) target.strides[d] = out.strides[d];
-  return std::make_unique<FillPlan>(*CurrentBceKernels(), target, out.view_shape, value);
+  return std::make_unique<FillPlan>(*CurrentLossKernels(), target, out.view_shape, value);
 }
 
 }  // namespace openaclnn

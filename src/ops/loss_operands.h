@@ -4,15 +4,15 @@
 #include <algorithm>
 
 #include "aclnn/acl_meta.h"
-#include "kernels/bce.h"
+#include "kernels/loss_problem.h"
 
 namespace openaclnn {
 
 // The operands by role (OperandIndex); nullptr for absent ones (weight, pos_weight, grad_output
 // of the forward, the second output of all but the fused op). `slot` is each tensor's index among
 // the executor's inputs then outputs; -1 for roles the op lacks.
-struct BceOperands {
-  BceOperands() { std::fill(slot, slot + kOperandCount, -1); }
+struct LossOperands {
+  LossOperands() { std::fill(slot, slot + kOperandCount, -1); }
   const aclTensor* tensor[kOperandCount] = {};
   int slot[kOperandCount];
 };

@@ -1,6 +1,8 @@
-// The one kernel family behind every BCE-with-logits op: a fused pass over memory that reads
-// its operands through strides (0 where broadcast), evaluates the loss or a gradient per
-// element, and writes it or reduces it deterministically.
+// What every op of an element-wise loss family hands a backend: a fused pass over memory that
+// reads its operands through strides (0 where broadcast), evaluates the family's loss or a
+// gradient per element, and writes it or reduces it deterministically. A family's own math lives
+// in its kernels/ headers; this problem, the kernel table and the plans (ops/loss_plans.h) name
+// none of them but by LossFamily.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,11 @@
 #include "kernels/strided_operand.h"
 
 namespace openaclnn {
+
+// The loss families, one value each (the public listing's openaclnnOpFamily has the same values,
+// ops/op_table.cc checks that they agree).
+enum class LossFamily : uint8_t { kBceWithLogits = 0, kBinaryCrossEntropy = 1 };
+inline constexpr int kLossFamilyCount = 2;
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
 enum class Reduction : uint8_t { kNone = 0, kMean = 1, kSum = 2 };
@@ -31,7 +38,8 @@ enum OperandIndex {
   kOperandCount
 };
 
-struct BceProblem {
+struct LossProblem {
+  LossFamily family = LossFamily::kBceWithLogits;
   LossKind kind = LossKind::kLoss;
   Reduction reduction = Reduction::kNone;
   int rank = 0;  // of the coalesced iteration space; shape[rank-1] is the innermost
@@ -50,7 +58,7 @@ struct BceProblem {
 inline constexpr int64_t kQuickElements = kReductionBlock;
 
 // The workspace of every backend's reductions (reduction.h: ReductionWorkspace).
-inline uint64_t ReductionWorkspaceBytes(const BceProblem& problem) {
+inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {
   if (problem.reduction == Reduction::kNone) return 0;
   return ReductionWorkspaceBytesFor(problem.count);
 }
@@ -71,32 +79,39 @@ OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType res
 // out alike by every compiler that builds a backend.
 static_assert(std::is_standard_layout_v<StridedOperand> &&
               std::is_trivially_copyable_v<StridedOperand>);
-static_assert(std::is_standard_layout_v<BceProblem> && std::is_trivially_copyable_v<BceProblem>);
+static_assert(std::is_standard_layout_v<LossProblem> && std::is_trivially_copyable_v<LossProblem>);
 static_assert(std::is_standard_layout_v<LaunchContext> &&
               std::is_trivially_copyable_v<LaunchContext>);
 
-// The ops a kernel table can implement, one bit each: an op of kind k (openaclnnOpKind's value,
-// ops/op_table.cc checks that they agree) needs bit 1 << k of BceKernels::ops.
+// The ops a kernel table can implement, one bit each: an op of family f and kind k
+// (openaclnnOpKind's value, ops/op_table.cc checks that they agree) needs bit
+// KernelOpBit(f, k) of LossKernels::ops.
 enum class KernelOp : uint8_t { kLoss = 0, kGradSelf = 1, kGradTarget = 2, kLossAndGrad = 3 };
-constexpr uint32_t KernelOpBit(KernelOp op) { return 1u << static_cast<unsigned>(op); }
-inline constexpr uint32_t kAllKernelOps =
-    KernelOpBit(KernelOp::kLoss) | KernelOpBit(KernelOp::kGradSelf) |
-    KernelOpBit(KernelOp::kGradTarget) | KernelOpBit(KernelOp::kLossAndGrad);
+inline constexpr int kKernelOpCount = 4;
+constexpr uint32_t KernelOpBit(LossFamily family, KernelOp op) {
+  return 1u << (static_cast<unsigned>(family) * kKernelOpCount + static_cast<unsigned>(op));
+}
+// Every op of the with-logits family.
+inline constexpr uint32_t kBceWithLogitsKernelOps =
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLoss) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradSelf) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradTarget) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLossAndGrad);
 
-// Changes whenever BceKernels, BceProblem, StridedOperand or LaunchContext change layout or
+// Changes whenever LossKernels, LossProblem, StridedOperand or LaunchContext change layout or
 // meaning; a plugin built against another version is refused (backends/plugin_loader.cc).
-inline constexpr uint32_t kBceKernelsAbiVersion = 1;
+inline constexpr uint32_t kLossKernelsAbiVersion = 2;
 
-// One backend's kernels for the family. Each backend provides one table (the CPU's in
+// One backend's kernels for every family. Each backend provides one table (the CPU's in
 // backends/cpu/, CUDA's in backends/cuda/); a plan records the table current at phase 1 and calls
 // it at launch. `run` and `fill` return nullptr when the work was launched (on a native queue:
 // queued), else the reason it could not be. Plain C types only: it crosses dlopen.
-struct BceKernels {
-  uint32_t abi_version;  // kBceKernelsAbiVersion of the backend's build
+struct LossKernels {
+  uint32_t abi_version;  // kLossKernelsAbiVersion of the backend's build
   uint32_t ops;          // the KernelOpBit()s of the ops the backend implements
   // Bytes of workspace `run` needs for `problem` (the per-block fp64 partials of mean and sum).
-  uint64_t (*workspace_bytes)(const BceProblem& problem);
-  const char* (*run)(const BceProblem& problem, const LaunchContext& launch);
+  uint64_t (*workspace_bytes)(const LossProblem& problem);
+  const char* (*run)(const LossProblem& problem, const LaunchContext& launch);
   // Writes `value` (rounded once to the operand's type) to every element of `out` over `shape`.
   const char* (*fill)(const StridedOperand& out, const int64_t* shape, int rank, double value,
                       const LaunchContext& launch);
@@ -106,9 +121,9 @@ struct BceKernels {
   const char* (*simd_target)();
   int (*threads)();
 };
-static_assert(std::is_standard_layout_v<BceKernels> && std::is_trivially_copyable_v<BceKernels>);
+static_assert(std::is_standard_layout_v<LossKernels> && std::is_trivially_copyable_v<LossKernels>);
 
 // The kernels of the active backend; nullptr when it has no device (see ActiveBackend()).
-const BceKernels* CurrentBceKernels();
+const LossKernels* CurrentLossKernels();
 
 }  // namespace openaclnn

@@ -1,17 +1,18 @@
-// CPU execution of BceProblem: the flat index space is cut into reduction blocks, shared by the
+// CPU execution of LossProblem: the flat index space is cut into reduction blocks, shared by the
 // thread pool's workers; each block's operands are read in place where they are contiguous (any
 // dtype, widened in registers) or copied into fp32 tiles, the element math runs in SIMD, and
 // the block's results are stored or summed into the block's fp64 partial.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <iterator>
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce_error_budget.h"
+#include "kernels/loss_families.h"
 
 namespace openaclnn {
 namespace {
@@ -19,6 +20,24 @@ namespace {
 using cpu::Access;
 using cpu::ForEachRun;
 using cpu::OperandPlan;
+
+// A family's tile math on the CPU (tile_math.h): one row per LossFamily, in its order.
+struct CpuFamily {
+  Partial (*evaluate)(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
+                      const TileOutput& output, bool sum, const TileOutput& gradient);
+  math::exact::DD (*exact_sum)(const TileInputs& inputs, int64_t count);
+  double loss_term_error;  // the family's kLossTermError (kernels/loss_families.h)
+  bool (*sums_fp32_terms)(FloatType self, FloatType result, bool fused, FloatType gradient);
+};
+constexpr CpuFamily kCpuFamilies[] = {
+    {EvaluateTile, ExactTileSum, BceWithLogitsFamily::kLossTermError,
+     BceWithLogitsFamily::SumsFp32Terms},
+};
+static_assert(std::size(kCpuFamilies) <= kLossFamilyCount, "a row per family it implements");
+
+const CpuFamily& FamilyOf(const LossProblem& problem) {
+  return kCpuFamilies[static_cast<int>(problem.family)];
+}
 
 // Below this many blocks the kernel runs on the launching thread alone: handing work to the
 // pool costs about a microsecond, as much as one block of math.
@@ -32,7 +51,7 @@ struct Tiles {
 
 // What every worker needs for one launch; lives on the launching thread's stack.
 struct Launch {
-  const BceProblem* problem;
+  const LossProblem* problem;
   const TensorAddresses* addresses;
   OperandPlan plans[kOperandCount];
   ReductionWorkspace workspace{};
@@ -45,7 +64,7 @@ struct Launch {
 };
 
 // Stores a block's fp32 results to output operand `which` through its strides.
-void WriteBlock(const BceProblem& problem, const TensorAddresses& addresses, int which,
+void WriteBlock(const LossProblem& problem, const TensorAddresses& addresses, int which,
                 int64_t begin, int64_t count, const float* values) {
   const StridedOperand& out = problem.operands[which];
   void* base = addresses[out.slot];
@@ -69,7 +88,7 @@ TileOutput BlockOutput(const Launch& launch, int which, int64_t begin, float* ti
 }
 
 void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
-  const BceProblem& problem = *launch.problem;
+  const LossProblem& problem = *launch.problem;
   const TensorAddresses& addresses = *launch.addresses;
   const int64_t begin = block * kReductionBlock;
   const int64_t count = std::min(kReductionBlock, problem.count - begin);
@@ -82,7 +101,7 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
   }
   const bool sum = problem.reduction != Reduction::kNone;
   if (launch.pass == ReductionPass::kExact) {
-    launch.workspace.exact[block] = ExactTileSum(inputs, count);
+    launch.workspace.exact[block] = FamilyOf(problem).exact_sum(inputs, count);
     return;
   }
   // A mean or sum stores nothing per element, but its terms follow the result's type
@@ -97,8 +116,8 @@ void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
       problem.operands[kGradSelfOut].slot >= 0 && launch.pass != ReductionPass::kFp64Terms;
   const TileOutput gradient =
       fused ? BlockOutput(launch, kGradSelfOut, begin, tiles.gradient) : TileOutput{};
-  const Partial partial =
-      EvaluateTile(problem.kind, problem.gradient_scale, inputs, count, output, sum, gradient);
+  const Partial partial = FamilyOf(problem).evaluate(problem.kind, problem.gradient_scale, inputs,
+                                                     count, output, sum, gradient);
   if (sum) launch.workspace.partials[block] = partial;
   if (output.data == tiles.result) WriteBlock(problem, addresses, kOut, begin, count, tiles.result);
   if (gradient.data == tiles.gradient) {
@@ -121,7 +140,7 @@ void RunWorker(void* context, int /*worker*/) {
 const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
                     const LaunchContext& context);
 
-const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
+const char* RunCpu(const LossProblem& problem, const LaunchContext& context) {
   Launch launch;
   launch.problem = &problem;
   launch.addresses = &context.addresses;
@@ -140,14 +159,15 @@ const char* RunCpu(const BceProblem& problem, const LaunchContext& context) {
   // doubt, the fp64 pass (after fp32 terms) and then the exact pass.
   const bool mean = problem.reduction == Reduction::kMean;
   const FloatType type = problem.operands[kOut].type;
-  const bool fp32_terms =
-      SumsFp32Terms(problem.operands[kSelf].type, type, problem.operands[kGradSelfOut].slot >= 0,
-                    problem.operands[kGradSelfOut].type);
+  const CpuFamily& family = FamilyOf(problem);
+  const bool fp32_terms = family.sums_fp32_terms(problem.operands[kSelf].type, type,
+                                                 problem.operands[kGradSelfOut].slot >= 0,
+                                                 problem.operands[kGradSelfOut].type);
   double total = 0.0;
   const auto settle = [&](bool partials_of_fp32_terms) {
     return NextReductionPass(
         SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type,
-                        math::kEstimateError64, &total),
+                        family.loss_term_error, &total),
         partials_of_fp32_terms);
   };
   const auto run_pass = [&](ReductionPass pass) {
@@ -194,12 +214,12 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 
 }  // namespace
 
-const BceKernels kCpuBceKernels = {.abi_version = kBceKernelsAbiVersion,
-                                   .ops = kAllKernelOps,
-                                   .workspace_bytes = ReductionWorkspaceBytes,
-                                   .run = RunCpu,
-                                   .fill = FillCpu,
-                                   .simd_target = EvaluateTileTarget,
-                                   .threads = PoolThreads};
+const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
+                                     .ops = kBceWithLogitsKernelOps,
+                                     .workspace_bytes = ReductionWorkspaceBytes,
+                                     .run = RunCpu,
+                                     .fill = FillCpu,
+                                     .simd_target = EvaluateTileTarget,
+                                     .threads = PoolThreads};
 
 }  // namespace openaclnn

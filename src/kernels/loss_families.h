@@ -1,0 +1,32 @@
+// Every loss family, one line each: WithFamily calls a generic function with the family struct of
+// a problem's LossFamily. A family struct (e.g. BceWithLogitsFamily, kernels/bce_element.h) is all
+// a backend's generic code knows of a family:
+//   kFamily, kLossTermError (the relative error bound of a loss term's estimate, for
+//   reduction.h's SettleReduction), Element(kind, gradient_scale, inputs, type) (one element
+//   correctly rounded), SumsFp32Terms(self, result, fused, gradient), LossTerm(inputs, fp32_terms,
+//   unweighted) (a mean's or sum's term and bound), ExactLossTerm(inputs) (the exact pass's term).
+#pragma once
+
+#include "kernels/bce_element.h"
+#include "kernels/loss_problem.h"
+
+namespace openaclnn {
+
+// Host/device: a host-only `visit` (a kernel launch) is allowed too.
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
+template <class Visit>
+OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit) {
+  switch (family) {
+    default:
+      return visit(BceWithLogitsFamily{});
+  }
+}
+
+// The family's kLossTermError.
+OPENACLNN_HOST_DEVICE inline double LossTermError(LossFamily family) {
+  return WithFamily(family, [](auto each) { return decltype(each)::kLossTermError; });
+}
+
+}  // namespace openaclnn
