@@ -197,6 +197,11 @@ TEST(BinaryCrossEntropyLog, EveryLogarithmIsWithinItsBound) {
   EXPECT_LT(worst, math::kLogError64);
   EXPECT_LT(worst_one_minus, math::kLogError64);
   EXPECT_LT(worst_exact, 0x1p-98);
+  // The clamp's threshold: the double just above e^-100, so x < it exactly where ln x < -100.
+  EXPECT_GT(LogQ(math::kLogFloorArgument64), Quad(-100));
+  EXPECT_LT(LogQ(std::nextafter(math::kLogFloorArgument64, 0.0)), Quad(-100));
+  EXPECT_EQ(math::ClampedLog64<O64>(0x1.ap-145), -100.0);  // 26 * 2^-149
+  EXPECT_GT(math::ClampedLog64<O64>(0x1.bp-145), -100.0);  // 27 * 2^-149
   EXPECT_EQ(math::Log64<O64>(1.0), 0.0);
   EXPECT_EQ(math::LogOneMinus64<O64>(0.0), 0.0);
 }
