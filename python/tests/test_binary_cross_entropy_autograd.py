@@ -105,7 +105,6 @@ def test_second_derivatives(reduction):
     create_graph=True, against torch's float64 double backward (which puts 1e-12 beside x and
     1 - x: negligible for x in [0.01, 0.99])."""
     _, x, t, w = leaves(7, torch.float32)
-    gen = torch.Generator().manual_seed(8)
     results = []
     for make in (lambda a: a, lambda a: wide(a).requires_grad_()):
         xx, tt, ww = make(x), make(t), wide(w).to(make(x).dtype)
