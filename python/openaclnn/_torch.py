@@ -229,7 +229,7 @@ def _probabilities_input_expression(code, grad_output, x, t, w):
 def _probabilities_target_gradient(code, grad_output, x, t, w):
     """d loss / d t times grad_output: w (max(log(1 - x), -100) - max(log(x), -100)), the
     derivative of the clamped loss the library computes (torch 1.13 leaves the logs unclamped:
-    +-inf at x = 0 or 1 where this gives +-100 w), in float64 rounded once to x's dtype, and
+    +-inf at x = 0 or 1 where this gives +-100 w), in float64 cast to x's dtype, and
     differentiable."""
     log_x, log_1mx = _clamped_logs(x)
     gradient = log_1mx - log_x
