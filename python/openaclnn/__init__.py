@@ -216,9 +216,9 @@ def binary_cross_entropy_backward(grad_output, input, target, weight=None, reduc
     and torch apply it), divided by the element count for "mean"; each result the exact value
     rounded once.
 
-    ``grad_output`` has one element for "mean" and "sum"; for "none", any shape that broadcasts
-    into input's; target and weight broadcast into input's shape too. The operands' dtypes may
-    differ (the C API promotes them); the result has input's shape and dtype. Errors as for
+    ``grad_output`` (one element, as autograd hands it down from "mean" and "sum", or any
+    shape), target and weight broadcast into input's shape. The operands' dtypes may differ
+    (the C API promotes them); the result has input's shape and dtype. Errors as for
     :func:`binary_cross_entropy`. Not differentiable itself (use torch.autograd with
     ``create_graph=True`` for second derivatives).
 
