@@ -1,4 +1,4 @@
-// Double-double arithmetic (about 100 significant bits) and exp and log1p in it, for the rare
+// Double-double arithmetic (about 100 significant bits) and exp, log1p and ln in it, for the rare
 // results whose fp64 estimate (estimate.inc) lies too near a rounding boundary of the output type
 // to be rounded with certainty. Scalar code only, used by every backend for those results, so that
 // the scalar and SIMD paths agree bit for bit. Finite inputs.
@@ -108,6 +108,21 @@ OPENACLNN_HOST_DEVICE inline DD Log1p(DD e) {
   return Add(DD{y0, 0.0}, step);
 }
 
+// k*ln2 + log1p(e) for a logarithm's exact split (transcendentals.inc: LogArgument), ln 2 to 106
+// bits: about 2^-100 of the result, 2^-99 where k = -1 cancels most of log1p(e) (ln a near
+// -1/32). Log1p's Newton step holds for e in [-1/32, 0) as for e >= 0 (y0 within 2^-47 of itself).
+OPENACLNN_HOST_DEVICE inline DD Log(const LogArgument<ScalarOps64>& argument) {
+  return Add(Mul(DD{kLn2Hi64, kLn2Lo64}, argument.k), Log1p(DD{argument.e, 0.0}));
+}
+
+// ln a for a positive normal a (Log64's domain).
+OPENACLNN_HOST_DEVICE inline DD Log(double a) { return Log(LogArgumentOf<ScalarOps64>(a)); }
+
+// ln(1 - a) for a in [0, 1) (LogOneMinus64's domain: 1 - a exact where a >= 1/32).
+OPENACLNN_HOST_DEVICE inline DD LogOneMinus(double a) {
+  return Log(LogOneMinusArgumentOf<ScalarOps64>(a));
+}
+
 // hi + lo as one double rounded to odd (hi, its last bit set toward lo where lo is not 0 and that
 // bit is clear): 53 bits that keep lo's direction, so its one rounding to fp32, fp16 or bf16
 // (RoundOnce) is the correct rounding of hi + lo.
@@ -118,6 +133,35 @@ OPENACLNN_HOST_DEVICE inline double RoundToOdd(DD v) {
     bits = away_from_zero ? bits + 1 : bits - 1;
   }
   return BitCast<double>(bits);
+}
+
+// a * b exactly, as product + error (fused multiply-add): exact where it does not overflow and
+// the product of a's and b's lowest set bits is at least 2^-1074 (every bit of the exact product
+// is then a double's; callers check their ranges).
+OPENACLNN_HOST_DEVICE inline DD TwoProd(double a, double b) {
+  const double product = a * b;
+  return {product, std::fma(a, b, -product)};
+}
+
+// The sign (-1, 0 or 1) of the exact sum of `terms` (finite, their sums far from overflow): they
+// are gathered into a nonoverlapping expansion by Shewchuk's Grow-Expansion (each TwoSum exact,
+// subnormals included), whose largest nonzero component is larger than all the others together.
+template <int kCount>
+OPENACLNN_HOST_DEVICE inline int SignOfSum(const double (&terms)[kCount]) {
+  double expansion[kCount];
+  int length = 0;
+  for (double carry : terms) {
+    for (int i = 0; i < length; ++i) {
+      const DD sum = TwoSum(carry, expansion[i]);
+      expansion[i] = sum.lo;
+      carry = sum.hi;
+    }
+    expansion[length++] = carry;
+  }
+  for (int i = length - 1; i >= 0; --i) {
+    if (expansion[i] != 0.0) return expansion[i] > 0.0 ? 1 : -1;
+  }
+  return 0;
 }
 
 }  // namespace openaclnn::math::exact

@@ -8,16 +8,28 @@
 #pragma once
 
 #include "kernels/bce_element.h"
+#include "kernels/binary_cross_entropy_element.h"
 #include "kernels/loss_problem.h"
 
 namespace openaclnn {
 
+// Host/device: a host-only `visit` (a kernel launch) is allowed too.
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
 template <class Visit>
 OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit) {
   switch (family) {
+    case LossFamily::kBinaryCrossEntropy:
+      return visit(BinaryCrossEntropyFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
+}
+
+// The family's kLossTermError.
+OPENACLNN_HOST_DEVICE inline double LossTermError(LossFamily family) {
+  return WithFamily(family, [](auto each) { return decltype(each)::kLossTermError; });
 }
 
 }  // namespace openaclnn

@@ -67,7 +67,7 @@ __device__ inline void WriteFour(const DeviceLaunch& launch, int64_t first,
                  halves[2] | (static_cast<uint32_t>(halves[3]) << 16));
 }
 
-template <LossKind kKind>
+template <class Family, LossKind kKind>
 __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
   float inputs[kOut][kVector];
   for (int which = kSelf; which < kOut; ++which) ReadFour(launch, which, first, inputs[which]);
@@ -79,7 +79,7 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
     in.w = inputs[kWeight][j];
     in.p = inputs[kPosWeight][j];
     in.g = inputs[kGradOutput][j];
-    values[j] = BceElement(kKind, launch.gradient_scale, in, launch.operand[kOut].layout.type);
+    values[j] = Family::Element(kKind, launch.gradient_scale, in, launch.operand[kOut].layout.type);
   }
   WriteFour(launch, first, values);
   if (kKind == LossKind::kLoss && cuda::Fused(launch)) {
@@ -87,13 +87,13 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
   }
 }
 
-template <LossKind kKind>
+template <class Family, LossKind kKind>
 __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch launch) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x * kVector;
   for (int64_t first = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;
        first < launch.count; first += step) {
     if (first + kVector <= launch.count) {
-      EvaluateFour<kKind>(launch, first);
+      EvaluateFour<Family, kKind>(launch, first);
     } else {
       for (int64_t i = first; i < launch.count; ++i) {
         cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
@@ -219,16 +219,19 @@ const char* LaunchStatus() {
 
 void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
   const unsigned grid = GridFor((launch.count + kVector - 1) / kVector);
-  switch (launch.kind) {
-    case LossKind::kLoss:
-      ElementwiseKernel<LossKind::kLoss><<<grid, kThreads, 0, stream>>>(launch);
-      break;
-    case LossKind::kGradSelf:
-      ElementwiseKernel<LossKind::kGradSelf><<<grid, kThreads, 0, stream>>>(launch);
-      break;
-    default:
-      ElementwiseKernel<LossKind::kGradTarget><<<grid, kThreads, 0, stream>>>(launch);
-  }
+  WithFamily(launch.family, [&](auto family) {
+    using Family = decltype(family);
+    switch (launch.kind) {
+      case LossKind::kLoss:
+        ElementwiseKernel<Family, LossKind::kLoss><<<grid, kThreads, 0, stream>>>(launch);
+        break;
+      case LossKind::kGradSelf:
+        ElementwiseKernel<Family, LossKind::kGradSelf><<<grid, kThreads, 0, stream>>>(launch);
+        break;
+      default:
+        ElementwiseKernel<Family, LossKind::kGradTarget><<<grid, kThreads, 0, stream>>>(launch);
+    }
+  });
 }
 
 const char* RunCuda(const LossProblem& problem, const LaunchContext& context) {
@@ -266,7 +269,7 @@ int NoHostThreads() { return 0; }
 }  // namespace
 
 const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                      .ops = kBceWithLogitsKernelOps,
+                                      .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
                                       .workspace_bytes = ReductionWorkspaceBytes,
                                       .run = RunCuda,
                                       .fill = FillCuda,

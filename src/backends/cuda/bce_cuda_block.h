@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "kernels/bce_element.h"
+#include "kernels/loss_families.h"
 #include "kernels/loss_problem.h"
 #include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
@@ -32,6 +32,7 @@ struct DeviceOperand {
 
 // Everything a kernel needs, passed by value as the kernel's argument.
 struct DeviceLaunch {
+  LossFamily family = LossFamily::kBceWithLogits;
   LossKind kind = LossKind::kLoss;
   Reduction reduction = Reduction::kNone;
   int rank = 0;
@@ -55,6 +56,7 @@ inline Access Classify(const StridedOperand& operand, const LossProblem& problem
 
 inline DeviceLaunch MakeDeviceLaunch(const LossProblem& problem, const LaunchContext& launch) {
   DeviceLaunch device;
+  device.family = problem.family;
   device.kind = problem.kind;
   device.reduction = problem.reduction;
   device.rank = problem.rank;
@@ -115,8 +117,11 @@ OPENACLNN_HOST_DEVICE inline ElementInputs InputsAt(const DeviceLaunch& launch, 
 
 // The value of flat element `flat`, correctly rounded once to the output's type (as fp32).
 OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
-  return BceElement(launch.kind, launch.gradient_scale, InputsAt(launch, flat),
-                    launch.operand[kOut].layout.type);
+  const ElementInputs in = InputsAt(launch, flat);
+  return WithFamily(launch.family, [&](auto family) {
+    return decltype(family)::Element(launch.kind, launch.gradient_scale, in,
+                                     launch.operand[kOut].layout.type);
+  });
 }
 
 // Whether the launch is the fused loss-and-gradient pass (kGradSelfOut present).
@@ -124,28 +129,35 @@ OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
   return launch.operand[kGradSelfOut].access != Access::kAbsent;
 }
 
-// Whether the launch's mean or sum adds fp32 terms in its first pass (bce_element.h).
+// Whether the launch's mean or sum adds fp32 terms in its first pass (the family's
+// SumsFp32Terms).
 OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
-  return openaclnn::SumsFp32Terms(launch.operand[kSelf].layout.type,
-                                  launch.operand[kOut].layout.type, Fused(launch),
-                                  launch.operand[kGradSelfOut].layout.type);
+  return WithFamily(launch.family, [&](auto family) {
+    return decltype(family)::SumsFp32Terms(launch.operand[kSelf].layout.type,
+                                           launch.operand[kOut].layout.type, Fused(launch),
+                                           launch.operand[kGradSelfOut].layout.type);
+  });
 }
 
-// What a mean or sum adds for flat element `flat`: BceLossTerm32's fp32 term in a first pass
-// that SumsFp32Terms, else BceLossTerm's fp64 one.
+// What a mean or sum adds for flat element `flat`: the family's fp32 term in a first pass that
+// SumsFp32Terms, else its fp64 one.
 OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat,
                                                 bool fp64_terms) {
   const ElementInputs in = InputsAt(launch, flat);
   const bool unweighted = launch.operand[kWeight].access == Access::kAbsent &&
                           launch.operand[kPosWeight].access == Access::kAbsent;
-  const ElementEstimate term =
-      !fp64_terms && SumsFp32Terms(launch) ? BceLossTerm32(in, unweighted) : BceLossTerm(in);
+  const bool fp32_terms = !fp64_terms && SumsFp32Terms(launch);
+  const ElementEstimate term = WithFamily(launch.family, [&](auto family) {
+    return decltype(family)::LossTerm(in, fp32_terms, unweighted);
+  });
   return {term.value, term.bound};
 }
 
 // The exact pass's term for flat element `flat` (tile_math.h: ExactTileSum's).
 OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch, int64_t flat) {
-  return BceExactLossTerm(InputsAt(launch, flat));
+  const ElementInputs in = InputsAt(launch, flat);
+  return WithFamily(launch.family,
+                    [&](auto family) { return decltype(family)::ExactLossTerm(in); });
 }
 
 OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value,
@@ -157,8 +169,11 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
 // The fused pass's second result at flat element `flat`: the self gradient (of the problem's
 // gradOutput, times gradient_scale), bitwise what kind kGradSelf gives, stored to kGradSelfOut.
 OPENACLNN_HOST_DEVICE inline void WriteGradientAt(const DeviceLaunch& launch, int64_t flat) {
-  const float value = BceElement(LossKind::kGradSelf, launch.gradient_scale, InputsAt(launch, flat),
-                                 launch.operand[kGradSelfOut].layout.type);
+  const ElementInputs in = InputsAt(launch, flat);
+  const float value = WithFamily(launch.family, [&](auto family) {
+    return decltype(family)::Element(LossKind::kGradSelf, launch.gradient_scale, in,
+                                     launch.operand[kGradSelfOut].layout.type);
+  });
   WriteAt(launch, flat, value, kGradSelfOut);
 }
 
@@ -206,7 +221,7 @@ OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch, bo
   double total = 0.0;
   const bool settled = SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count),
                                        launch.count, launch.reduction == Reduction::kMean,
-                                       out.layout.type, math::kEstimateError64, &total);
+                                       out.layout.type, LossTermError(launch.family), &total);
   *launch.workspace.next_pass = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
   if (settled) StoreRounded(out.base, out.layout.type, out.layout.offset, total);
 }
