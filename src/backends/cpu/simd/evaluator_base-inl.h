@@ -34,11 +34,12 @@ inline bool InScaleRange(double scale) {
   return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
 }
 
-// What both evaluators share: the operands a kind reads (sources, each a SourceT), how a step loads
-// them, and the per-element paths their rare lanes take out of line. kFused (with kLoss): the self
-// gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
+// What every evaluator shares: the operands a kind reads (sources, each a SourceT), how a step
+// loads them, and the per-element paths their rare lanes take out of line, through the family's
+// element functions (Family: a family struct, kernels/loss_families.h). kFused (with kLoss): the
+// self gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
 // compiler folds away (x * 1 is x).
-template <LossKind kKind, bool kFused, bool kUnweighted, class SourceT>
+template <class Family, LossKind kKind, bool kFused, bool kUnweighted, class SourceT>
 struct EvaluatorBase {
   static constexpr OperandsRead kReads = OperandsReadBy(kKind, kFused, kUnweighted);
   static constexpr bool kWithGradient = kFused;
@@ -128,19 +129,20 @@ struct EvaluatorBase {
         lanes, hn::And(at_most(in.w[j], kLargestFiniteBits), at_most(in.p[j], kLargestFiniteBits)));
   }
 
-  // The lanes of the vector at `at` by the scalar loss-term definition (out of line: the rare
-  // non-finite case); lanes past the tile are 0.
+  // The lanes of the vector at `at` by the family's scalar fp64 loss term (out of line: the rare
+  // case of an input outside the formulas' domain); lanes past the tile are 0.
   HWY_NOINLINE V ReferenceLanes(int64_t at) const {
     HWY_ALIGN float values[kLanes] = {};
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
-      values[lane] = static_cast<float>(BceLossTerm(ElementAt(at + lane)).value);
+      values[lane] =
+          static_cast<float>(Family::LossTerm(ElementAt(at + lane), false, kUnweighted).value);
     }
     return hn::Load(D(), values);
   }
 
   // The lanes of the vector at `at` that the estimates left unsettled (settled lanes 0)
-  // recomputed by the scalar element function from the inputs in memory; out of line, so the
-  // common path keeps its registers. Lanes past the tile are left as they are.
+  // recomputed by the family's scalar element function from the inputs in memory; out of line, so
+  // the common path keeps its registers. Lanes past the tile are left as they are.
   HWY_NOINLINE V SettleLanes(LossKind kind, FloatType type, V settled, int64_t at,
                              V rounded) const {
     HWY_ALIGN float values[kLanes];
@@ -149,7 +151,7 @@ struct EvaluatorBase {
     hn::Store(settled, D(), settled_lanes);
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
       if (BitCast<uint32_t>(settled_lanes[lane]) != 0) continue;
-      values[lane] = BceElement(kind, scale64, ElementAt(at + lane), type);
+      values[lane] = Family::Element(kind, scale64, ElementAt(at + lane), type);
     }
     return hn::Load(D(), values);
   }
