@@ -84,8 +84,8 @@ struct EvaluatorBase {
       in.x[j] = load(sources[kSelf], at);
       in.t[j] = kReads.target ? load(sources[kTarget], at) : one;
       in.g[j] = kReads.grad_output ? load(sources[kGradOutput], at) : one;
-      in.w[j] = kReads.weights ? load(sources[kWeight], at) : one;
-      in.p[j] = kReads.weights ? load(sources[kPosWeight], at) : one;
+      in.w[j] = kReads.weight ? load(sources[kWeight], at) : one;
+      in.p[j] = kReads.pos_weight ? load(sources[kPosWeight], at) : one;
     }
     if constexpr (kWide) WidenInto(in, i, whole);
     return in;
@@ -105,12 +105,12 @@ struct EvaluatorBase {
     in.x64 = widen(in.x, kSelf, true);
     in.t64 = widen(in.t, kTarget, kReads.target);
     in.g64 = widen(in.g, kGradOutput, kReads.grad_output);
-    in.w64 = widen(in.w, kWeight, kReads.weights);
-    in.p64 = widen(in.p, kPosWeight, kReads.weights);
+    in.w64 = widen(in.w, kWeight, kReads.weight);
+    in.p64 = widen(in.p, kPosWeight, kReads.pos_weight);
   }
 
-  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
-  // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
+  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p (where read) finite
+  // and >= 0 (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep, bool kWide>
   static bool NonNegativeTerms(const Operands<kStep, kWide>& in) {
     auto lanes = NonNegativeLanes(in, 0);
@@ -119,14 +119,16 @@ struct EvaluatorBase {
   }
   template <size_t kStep, bool kWide>
   static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
-    const hn::RebindToUnsigned<D> du;
-    const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
-      return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
-    };
-    const auto lanes = at_most(in.t[j], kOneBits);  // bce_element.h's ranges
+    const auto lanes = AtMostBits(in.t[j], kOneBits);  // bce_element.h's ranges
     if constexpr (kUnweighted) return lanes;
-    return hn::And(
-        lanes, hn::And(at_most(in.w[j], kLargestFiniteBits), at_most(in.p[j], kLargestFiniteBits)));
+    const auto weight = AtMostBits(in.w[j], kLargestFiniteBits);
+    if constexpr (!kReads.pos_weight) return hn::And(lanes, weight);
+    return hn::And(lanes, hn::And(weight, AtMostBits(in.p[j], kLargestFiniteBits)));
+  }
+  // Lanes whose bits, unsigned, are at most `high`: v in [+0, the float of `high`].
+  static hn::Mask<D> AtMostBits(V v, uint32_t high) {
+    const hn::RebindToUnsigned<D> du;  // Highway 1.0 has no unsigned Le
+    return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
   }
 
   // The lanes of the vector at `at` by the family's scalar fp64 loss term (out of line: the rare
@@ -162,8 +164,8 @@ struct EvaluatorBase {
     element.x = sources[kSelf].Element(k);
     element.t = kReads.target ? sources[kTarget].Element(k) : 1.0f;
     element.g = kReads.grad_output ? sources[kGradOutput].Element(k) : 1.0f;
-    element.w = kReads.weights ? sources[kWeight].Element(k) : 1.0f;
-    element.p = kReads.weights ? sources[kPosWeight].Element(k) : 1.0f;
+    element.w = kReads.weight ? sources[kWeight].Element(k) : 1.0f;
+    element.p = kReads.pos_weight ? sources[kPosWeight].Element(k) : 1.0f;
     return element;
   }
 };
