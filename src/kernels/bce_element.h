@@ -11,6 +11,7 @@
 #include "kernels/bce_reference.h"
 #include "kernels/element_inputs.h"
 #include "kernels/loss_problem.h"
+#include "kernels/rounded_element.h"
 
 namespace openaclnn {
 
@@ -21,8 +22,6 @@ OPENACLNN_HOST_DEVICE inline bool AllFinite(LossKind kind, const ElementInputs& 
   const bool gradient = kind == LossKind::kLoss || std::isfinite(in.g);
   return shared && target && gradient;
 }
-
-using ElementEstimate = math::Estimate64<math::ScalarOps64>;
 
 // The fp64 estimate of `kind` at one element and its error bound (bce_math.h); the bound is NaN
 // where an input is not finite. For a gradient, times `gradient_scale` (1/N for mean).
@@ -72,41 +71,6 @@ OPENACLNN_HOST_DEVICE inline double BceReference(LossKind kind, double gradient_
     default:
       return CanonicalNaN(math::ReferenceGradTarget<O>(in.x, in.w, in.p, in.g) * scale);
   }
-}
-
-// The value of `type` (fp32, or fp16/bf16 widened exactly to fp32) that `value` rounds to once.
-OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
-  const uint32_t bits = RoundOnce(value, type);
-  switch (type) {
-    case FloatType::kFloat32:
-      return BitCast<float>(bits);
-    case FloatType::kFloat16:
-      return Float16ToFloat(static_cast<uint16_t>(bits));
-    default:
-      return BFloat16ToFloat(static_cast<uint16_t>(bits));
-  }
-}
-
-// The grid of a 16-bit output type (scalar_ops.h: RoundToGrid).
-struct Grid {
-  int precision, min_exponent;
-};
-OPENACLNN_HOST_DEVICE constexpr Grid GridOf(FloatType type) {
-  return type == FloatType::kFloat16 ? Grid{11, -14} : Grid{8, -126};
-}
-
-// Whether the estimate's rounding to `type` is certain (estimate.inc: Settled, SettledOnGrid), and
-// then *value a double whose one rounding to `type` is the result. Both ends of the interval must
-// also have one sign: where they round to -0 and +0 (equal, but not the same result), the sign is
-// open.
-OPENACLNN_HOST_DEVICE inline bool SettledIn(const ElementEstimate& estimate, FloatType type,
-                                            double* value) {
-  *value = estimate.value;
-  const auto interval = math::ErrorInterval(estimate);
-  if (std::signbit(interval.low) != std::signbit(interval.high)) return false;
-  if (type == FloatType::kFloat32) return math::Settled(estimate);
-  const Grid grid = GridOf(type);
-  return math::SettledOnGrid(estimate, grid.precision, grid.min_exponent, value);
 }
 
 // The value of `kind` at one element, correctly rounded once to the output type `type` (returned

@@ -120,4 +120,33 @@ OPENACLNN_HOST_DEVICE inline double RoundToOdd(DD v) {
   return BitCast<double>(bits);
 }
 
+// a * b exactly, as product + error (fused multiply-add): exact where it does not overflow and
+// the product of a's and b's lowest set bits is at least 2^-1074 (every bit of the exact product
+// is then a double's; callers check their ranges).
+OPENACLNN_HOST_DEVICE inline DD TwoProd(double a, double b) {
+  const double product = a * b;
+  return {product, std::fma(a, b, -product)};
+}
+
+// The sign (-1, 0 or 1) of the exact sum of `terms` (finite, their sums far from overflow): they
+// are gathered into a nonoverlapping expansion by Shewchuk's Grow-Expansion (each TwoSum exact,
+// subnormals included), whose largest nonzero component is larger than all the others together.
+template <int kCount>
+OPENACLNN_HOST_DEVICE inline int SignOfSum(const double (&terms)[kCount]) {
+  double expansion[kCount];
+  int length = 0;
+  for (double carry : terms) {
+    for (int i = 0; i < length; ++i) {
+      const DD sum = TwoSum(carry, expansion[i]);
+      expansion[i] = sum.lo;
+      carry = sum.hi;
+    }
+    expansion[length++] = carry;
+  }
+  for (int i = length - 1; i >= 0; --i) {
+    if (expansion[i] != 0.0) return expansion[i] > 0.0 ? 1 : -1;
+  }
+  return 0;
+}
+
 }  // namespace openaclnn::math::exact
