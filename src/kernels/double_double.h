@@ -1,4 +1,4 @@
-// Double-double arithmetic (about 100 significant bits) and exp and log1p in it, for the rare
+// Double-double arithmetic (about 100 significant bits) and exp, log1p and ln in it, for the rare
 // results whose fp64 estimate (estimate.inc) lies too near a rounding boundary of the output type
 // to be rounded with certainty. Scalar code only, used by every backend for those results, so that
 // the scalar and SIMD paths agree bit for bit. Finite inputs.
@@ -106,6 +106,21 @@ OPENACLNN_HOST_DEVICE inline DD Log1p(DD e) {
   const DD q = ExpM1(DD{-y0, 0.0});
   const DD step = Add(Add(e, q), Mul(e, q));
   return Add(DD{y0, 0.0}, step);
+}
+
+// k*ln2 + log1p(e) for a logarithm's exact split (transcendentals.inc: LogArgument), ln 2 to 106
+// bits: about 2^-100 of the result, 2^-99 where k = -1 cancels most of log1p(e) (ln a near
+// -1/32). Log1p's Newton step holds for e in [-1/32, 0) as for e >= 0 (y0 within 2^-47 of itself).
+OPENACLNN_HOST_DEVICE inline DD Log(const LogArgument<ScalarOps64>& argument) {
+  return Add(Mul(DD{kLn2Hi64, kLn2Lo64}, argument.k), Log1p(DD{argument.e, 0.0}));
+}
+
+// ln a for a positive normal a (Log64's domain).
+OPENACLNN_HOST_DEVICE inline DD Log(double a) { return Log(LogArgumentOf<ScalarOps64>(a)); }
+
+// ln(1 - a) for a in [0, 1) (LogOneMinus64's domain: 1 - a exact where a >= 1/32).
+OPENACLNN_HOST_DEVICE inline DD LogOneMinus(double a) {
+  return Log(LogOneMinusArgumentOf<ScalarOps64>(a));
 }
 
 // hi + lo as one double rounded to odd (hi, its last bit set toward lo where lo is not 0 and that

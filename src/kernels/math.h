@@ -1,5 +1,6 @@
-// The element math written once for every backend: exp, log1p and 1/(1 + e) (transcendentals.inc)
-// and estimates with their rounding tests (estimate.inc), over the tables of math_tables.h.
+// The element math written once for every backend: exp, log1p, ln and 1/(1 + e)
+// (transcendentals.inc) and estimates with their rounding tests (estimate.inc), over the tables of
+// math_tables.h.
 //
 // Each function is a template over an "arithmetic" policy O that supplies the vector type
 // O::V (float for scalar code, a SIMD vector for Highway kernels) and the few operations C++

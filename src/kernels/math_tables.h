@@ -16,8 +16,8 @@ inline constexpr float kRoundMagic = 12582912.0f;
 inline constexpr float kSixteenthsMagic32 = 786432.0f;
 inline constexpr double kSixteenthsMagic64 = 422212465065984.0;
 
-// fp64 constants of the fp64 transcendentals (ExpNeg64, Log1pSplit, Reciprocal1pSplit; also the
-// double-double ExpNeg, double_double.h). Tables and polynomials come from
+// fp64 constants of the fp64 transcendentals (ExpNeg64, Log1pSplit, LogOf, Reciprocal1pSplit; also
+// the double-double ExpNeg, double_double.h). Tables and polynomials come from
 // scripts/fit_element_math.py (mpmath), which prints them with their fitted error. Every table
 // has 16 entries: two AVX-512 registers of fp64, one permute per lookup.
 inline constexpr double kLog2E64 = 1.4426950408889634;

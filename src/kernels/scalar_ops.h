@@ -71,6 +71,19 @@ struct ScalarOpsOf {
                                (Bits{1} << (kMantissaBits - 1)));
     return BitCast<T>(BitCast<Bits>((a + magic) - magic) | (BitCast<Bits>(a) & kSign));
   }
+  // For a positive normal a = m * 2^k with m in [1, 2) (the logarithms' reduction, Log64): m, a's
+  // significand under the exponent field of 1.
+  OPENACLNN_HOST_DEVICE static V Significand(V a) {
+    constexpr Bits kMantissaMask = (Bits{1} << kMantissaBits) - 1;
+    return BitCast<T>((BitCast<Bits>(a) & kMantissaMask) | BitCast<Bits>(T{1}));
+  }
+  // And k, held as T: the biased exponent field added to the bits of kRoundMagic (whose ulp is 1)
+  // is kRoundMagic + k + bias, and subtracting that sum's constant part is exact. No conversion.
+  OPENACLNN_HOST_DEVICE static V Exponent(V a) {
+    const T magic = sizeof(T) == 4 ? kRoundMagic : static_cast<T>(kRoundMagic64);
+    return BitCast<T>(BitCast<Bits>(magic) + (BitCast<Bits>(a) >> kMantissaBits)) -
+           (magic + static_cast<T>(kExponentBias));
+  }
   // table[i mod 16] for rounded = kRoundMagic + i (kRoundMagic's low 4 bits are 0; i may be
   // negative).
   OPENACLNN_HOST_DEVICE static V LookupRounded(const T* table, V rounded) {
