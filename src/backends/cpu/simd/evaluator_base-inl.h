@@ -38,10 +38,11 @@ inline bool InScaleRange(double scale) {
 // loads them, and the per-element paths their rare lanes take out of line, through the family's
 // element functions (Family: a family struct, kernels/loss_families.h). kFused (with kLoss): the
 // self gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
-// compiler folds away (x * 1 is x).
-template <class Family, LossKind kKind, bool kFused, bool kUnweighted, class SourceT>
+// compiler folds away (x * 1 is x), as is every operand kOperandsRead leaves out.
+template <class Family, LossKind kKind, bool kFused, bool kUnweighted, class SourceT,
+          OperandsRead kOperandsRead = OperandsReadBy(kKind, kFused, kUnweighted)>
 struct EvaluatorBase {
-  static constexpr OperandsRead kReads = OperandsReadBy(kKind, kFused, kUnweighted);
+  static constexpr OperandsRead kReads = kOperandsRead;
   static constexpr bool kWithGradient = kFused;
   static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   template <size_t kStep>
