@@ -1,8 +1,7 @@
 #include "atk_dump.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace openaclnn::tools {
 namespace {
@@ -23,7 +22,12 @@ std::string Quote(const std::string& text) {
   return out + "\"";
 }
 
-// The golden's (atk_golden.py's) name for what the op computes.
+// The golden's (atk_golden.py's) names for the op's family and for what the op computes.
+const char* FamilyKey(const openaclnnOpDescriptor& op) {
+  return op.family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY ? "binary_cross_entropy"
+                                                            : "bce_with_logits";
+}
+
 const char* OpKey(const openaclnnOpDescriptor& op) {
   switch (op.kind) {
     case OPENACLNN_OP_GRAD_SELF:
@@ -35,49 +39,54 @@ const char* OpKey(const openaclnnOpDescriptor& op) {
   }
 }
 
-// Appends the tensor to data.bin and describes it in the manifest.
-void DumpTensor(const HostTensor& tensor, std::ofstream& data, std::ostream& manifest) {
-  manifest << "{\"name\": " << Quote(tensor.name) << ", \"dtype\": \"" << DtypeName(tensor.dtype)
+// Appends the tensor to data.bin, describes it in the manifest and frees its bytes.
+void DumpTensor(HostTensor* tensor, std::ofstream& data, std::ostream& manifest) {
+  manifest << "{\"name\": " << Quote(tensor->name) << ", \"dtype\": \"" << DtypeName(tensor->dtype)
            << "\", \"shape\": [";
-  for (size_t i = 0; i < tensor.shape.size(); ++i) manifest << (i ? ", " : "") << tensor.shape[i];
-  manifest << "], \"offset\": " << data.tellp() << ", \"nbytes\": " << tensor.bytes.size() << "}";
-  data.write(reinterpret_cast<const char*>(tensor.bytes.data()),
-             static_cast<std::streamsize>(tensor.bytes.size()));
-}
-
-void DumpCase(const CaseRun& run, std::ofstream& data, std::ostream& manifest) {
-  const AtkCase& atk_case = *run.atk_case;
-  manifest << "  {\"id\": " << atk_case.id << ", \"op\": \"" << OpKey(*atk_case.op)
-           << "\", \"reduction\": " << atk_case.reduction
-           << ", \"error\": " << (run.error.empty() ? "null" : Quote(run.error))
-           << ", \"tensors\": [";
-  if (run.error.empty()) {
-    for (const HostTensor& input : run.inputs) {
-      DumpTensor(input, data, manifest);
-      manifest << ", ";
-    }
-    DumpTensor(run.out, data, manifest);
+  for (size_t i = 0; i < tensor->shape.size(); ++i) {
+    manifest << (i ? ", " : "") << tensor->shape[i];
   }
-  manifest << "]}";
+  manifest << "], \"offset\": " << data.tellp() << ", \"nbytes\": " << tensor->bytes.size() << "}";
+  data.write(reinterpret_cast<const char*>(tensor->bytes.data()),
+             static_cast<std::streamsize>(tensor->bytes.size()));
+  std::vector<uint8_t>().swap(tensor->bytes);
 }
 
 }  // namespace
 
-void WriteDump(const std::string& dir, const std::string& case_file, uint64_t seed,
-               const std::vector<CaseRun>& runs) {
-  std::ofstream data(dir + "/data.bin", std::ios::binary);
-  std::ostringstream manifest;
-  manifest << "{\"case_file\": " << Quote(case_file) << ", \"seed\": " << seed
-           << ", \"cases\": [\n";
-  for (size_t i = 0; i < runs.size(); ++i) {
-    DumpCase(runs[i], data, manifest);
-    manifest << (i + 1 < runs.size() ? ",\n" : "\n");
+DumpWriter::DumpWriter(const std::string& dir, const std::string& case_file, uint64_t seed)
+    : dir_(dir), data_(dir + "/data.bin", std::ios::binary) {
+  manifest_ << "{\"case_file\": " << Quote(case_file) << ", \"seed\": " << seed
+            << ", \"cases\": [\n";
+}
+
+void DumpWriter::Add(CaseRun* run) {
+  const AtkCase& atk_case = *run->atk_case;
+  manifest_ << (first_ ? "" : ",\n") << "  {\"id\": " << atk_case.id << ", \"family\": \""
+            << FamilyKey(*atk_case.op) << "\", \"op\": \"" << OpKey(*atk_case.op)
+            << "\", \"reduction\": " << atk_case.reduction
+            << ", \"error\": " << (run->error.empty() ? "null" : Quote(run->error))
+            << ", \"skipped\": " << (run->skipped.empty() ? "null" : Quote(run->skipped))
+            << ", \"tensors\": [";
+  first_ = false;
+  if (run->error.empty() && run->skipped.empty()) {
+    for (HostTensor& input : run->inputs) {
+      DumpTensor(&input, data_, manifest_);
+      manifest_ << ", ";
+    }
+    DumpTensor(&run->out, data_, manifest_);
   }
-  manifest << "]}\n";
-  std::ofstream manifest_file(dir + "/manifest.json");
-  manifest_file << manifest.str();
-  if (!data.good() || !manifest_file.good()) {
-    throw std::runtime_error("cannot write the dump in " + dir);
+  manifest_ << "]}";
+  if (!data_.good()) throw std::runtime_error("cannot write " + dir_ + "/data.bin");
+}
+
+void DumpWriter::Finish() {
+  manifest_ << "\n]}\n";
+  data_.close();
+  std::ofstream manifest_file(dir_ + "/manifest.json");
+  manifest_file << manifest_.str();
+  if (!data_.good() || !manifest_file.good()) {
+    throw std::runtime_error("cannot write the dump in " + dir_);
   }
 }
 

@@ -128,14 +128,19 @@ bool JudgeNegative(const CaseRun& run, bool verbose) {
 
 }  // namespace
 
-int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
-                  const ReportOptions& options) {
+AtkTally ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
+                       const ReportOptions& options) {
   const std::map<int64_t, CaseResult> results = LoadResults(dir);
   std::map<std::pair<std::string, int64_t>, Row> rows;
   int failed = 0;
-  int negative_passed = 0, negative_failed = 0;
+  int negative_passed = 0, negative_failed = 0, skipped = 0;
   for (const CaseRun& run : runs) {
     const AtkCase& atk_case = *run.atk_case;
+    if (!run.skipped.empty()) {
+      ++skipped;
+      std::printf("SKIPPED %s: %s\n", Describe(atk_case).c_str(), run.skipped.c_str());
+      continue;
+    }
     if (!atk_case.expected_error.empty()) {
       (JudgeNegative(run, options.verbose) ? negative_passed : negative_failed) += 1;
       continue;
@@ -158,7 +163,7 @@ int ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
     std::printf("negative cases (expected_error_msg): %d passed, %d failed\n", negative_passed,
                 negative_failed);
   }
-  return failed + negative_failed;
+  return {failed + negative_failed, skipped};
 }
 
 }  // namespace openaclnn::tools

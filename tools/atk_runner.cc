@@ -48,6 +48,12 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
   const size_t size = DtypeSize(spec.dtype);
   tensor.bytes.resize(count * size);
   std::uniform_real_distribution<double> uniform(spec.low, spec.high);
+  if (spec.low == spec.high) {  // nothing to draw (CANN's backward cases are mostly zeros)
+    for (size_t i = 0; i < count; ++i) {
+      StoreAs(spec.dtype, static_cast<float>(spec.low), &tensor.bytes[i * size]);
+    }
+    return tensor;
+  }
   for (size_t i = 0; i < count; ++i) {
     StoreAs(spec.dtype, static_cast<float>(uniform(engine)), &tensor.bytes[i * size]);
   }
@@ -71,7 +77,8 @@ const AtkTensor* InputOfRole(const AtkCase& atk_case, openaclnnOperandRole role)
   return nullptr;
 }
 
-// The result tensor's host shape and dtype: the target's dtype always (the API requires it);
+// The result tensor's host shape and dtype: the target's dtype always (the with-logits ops
+// require it; the probability ops require self's, which must equal target's in their forward);
 // the shape of the input the op's table names, except a reduced one, which is rank 0 as
 // PyTorch returns it.
 HostTensor OutputFor(const AtkCase& atk_case) {
@@ -249,7 +256,7 @@ std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed) {
 }
 
 CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream stream) {
-  CaseRun run{&atk_case, GenerateInputs(atk_case, seed), {}, {}};
+  CaseRun run{&atk_case, GenerateInputs(atk_case, seed), {}, {}, {}};
   try {
     run.out = OutputFor(atk_case);
     OpArguments args;

@@ -23,7 +23,8 @@ struct CaseRun {
   const AtkCase* atk_case = nullptr;
   std::vector<HostTensor> inputs;
   HostTensor out;
-  std::string error;  // empty when the C API accepted and ran the case
+  std::string error;    // empty when the C API accepted and ran the case
+  std::string skipped;  // non-empty: not run, and why (too large for this machine's memory)
 };
 
 // aclInit, device 0 and one stream for the life of the object; throws std::runtime_error if the

@@ -19,6 +19,7 @@
 #include "acl/acl.h"
 #include "atk_case.h"
 #include "atk_dump.h"
+#include "atk_memory.h"
 #include "atk_report.h"
 #include "atk_runner.h"
 #include "openaclnn/op_table.h"
@@ -47,6 +48,9 @@ Commands:
                       T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) of the output dtype.
                     Prints a line per failing case and a table per output dtype x reduction
                     (also against PyTorch run in the case's own dtype, for information).
+                    A case that would need more than 3/4 of the memory available (its
+                    tensors, or the golden's float64 work on them, about 128 bytes per
+                    element) is not run: it is reported as SKIPPED with its size.
                     Exit status 1 if any case fails, 2 on usage or setup errors.
   help              Print this text.
 
@@ -59,6 +63,8 @@ Options of atk:
                     else the one this build was configured with, else python3 from PATH).
   --golden FILE     The golden script (default: atk_golden.py next to this program, else
                     ../share/openaclnn/atk_golden.py relative to it).
+  --max-elements N  Also skip (and report) the cases whose largest tensor has more than N
+                    elements, e.g. to keep a test run short.
   --fused           Run the Backward cases (aclnn_name BinaryCrossEntropyWithLogitsBackward)
                     through the OpenACLNN extension aclnnBinaryCrossEntropyWithLogitsAndGrad:
                     its gradient is judged as the Backward's; its loss and gradient must also
@@ -75,6 +81,7 @@ struct AtkOptions {
   std::string out_dir;
   uint64_t seed = 2024;
   std::vector<std::pair<int64_t, int64_t>> case_ranges;  // empty: all cases
+  int64_t max_elements = -1;                             // -1: no limit
   std::string python;
   std::string golden;
   bool verbose = false;
@@ -139,6 +146,8 @@ AtkOptions ParseAtkOptions(int argc, char** argv) {
       options.seed = std::stoull(value());
     } else if (arg == "--cases") {
       options.case_ranges = ParseCaseList(value());
+    } else if (arg == "--max-elements") {
+      options.max_elements = static_cast<int64_t>(std::stod(value()));
     } else if (arg == "--python") {
       options.python = value();
     } else if (arg == "--golden") {
@@ -241,17 +250,27 @@ void ShowProgress(const std::string& label, size_t done, size_t total) {
   if (done == total) std::fprintf(stderr, "\n");
 }
 
+// Runs the selected cases one at a time, each dumped (and its tensors freed) before the next, so
+// that memory holds one case at most; a case too large for it is skipped.
 std::vector<CaseRun> RunCases(const std::vector<AtkCase>& cases, const AtkOptions& options,
-                              const std::string& label, aclrtStream stream) {
+                              const std::string& label, aclrtStream stream, DumpWriter* dump) {
   std::vector<const AtkCase*> selected;
   for (const AtkCase& atk_case : cases) {
     if (Selected(options, atk_case.id)) selected.push_back(&atk_case);
   }
+  const uint64_t budget = AvailableMemoryBytes() / 4 * 3;
   std::vector<CaseRun> runs;
   for (const AtkCase* atk_case : selected) {
-    runs.push_back(RunCase(*atk_case, options.seed, options.fused, stream));
+    std::string skipped = SkipReason(*atk_case, budget, options.max_elements);
+    if (skipped.empty()) {
+      runs.push_back(RunCase(*atk_case, options.seed, options.fused, stream));
+    } else {
+      runs.push_back({atk_case, {}, {}, {}, std::move(skipped)});
+    }
+    dump->Add(&runs.back());
     ShowProgress(label, runs.size(), selected.size());
   }
+  dump->Finish();
   return runs;
 }
 
@@ -260,12 +279,12 @@ int RunAtkFile(const std::string& file, const AtkOptions& options, const fs::pat
                aclrtStream stream) {
   const std::string label = fs::path(file).stem().string();
   const std::vector<AtkCase> cases = LoadAtkFile(file);
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<CaseRun> runs = RunCases(cases, options, label, stream);
-  const double run_seconds = SecondsSince(start);
   const fs::path case_dir = dir / label;
   fs::create_directories(case_dir);
-  WriteDump(case_dir.string(), file, options.seed, runs);
+  DumpWriter dump(case_dir.string(), file, options.seed);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<CaseRun> runs = RunCases(cases, options, label, stream, &dump);
+  const double run_seconds = SecondsSince(start);
 
   const auto golden_start = std::chrono::steady_clock::now();
   if (!RunProcess({RequirePython(options), FindGolden(options), case_dir.string()})) {
@@ -275,11 +294,12 @@ int RunAtkFile(const std::string& file, const AtkOptions& options, const fs::pat
   }
   const double golden_seconds = SecondsSince(golden_start);
   std::printf("== %s (%s)\n", label.c_str(), file.c_str());
-  const int failed = ReportResults(case_dir.string(), runs, {options.verbose});
-  std::printf("%s: %zu/%zu cases passed (library %.2f s, golden %.2f s, seed %llu)\n\n",
-              label.c_str(), runs.size() - static_cast<size_t>(failed), runs.size(), run_seconds,
-              golden_seconds, static_cast<unsigned long long>(options.seed));
-  return failed;
+  const AtkTally tally = ReportResults(case_dir.string(), runs, {options.verbose});
+  std::printf("%s: %zu/%zu cases passed, %d skipped (library %.2f s, golden %.2f s, seed %llu)\n\n",
+              label.c_str(), runs.size() - static_cast<size_t>(tally.failed + tally.skipped),
+              runs.size(), tally.skipped, run_seconds, golden_seconds,
+              static_cast<unsigned long long>(options.seed));
+  return tally.failed;
 }
 
 fs::path MakeTempDir() {

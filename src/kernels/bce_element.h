@@ -136,6 +136,13 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD BceExactLossTerm(const ElementInput
   return BceExact(LossKind::kLoss, 1.0, in);
 }
 
+// Every op of the with-logits family.
+inline constexpr uint32_t kBceWithLogitsKernelOps =
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLoss) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradSelf) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradTarget) |
+    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLossAndGrad);
+
 // The with-logits family as the backends' generic code sees it (kernels/loss_families.h).
 struct BceWithLogitsFamily {
   static constexpr LossFamily kFamily = LossFamily::kBceWithLogits;

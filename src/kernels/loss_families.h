@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kernels/bce_element.h"
+#include "kernels/binary_cross_entropy_element.h"
 #include "kernels/loss_problem.h"
 
 namespace openaclnn {
@@ -19,6 +20,8 @@ namespace openaclnn {
 template <class Visit>
 OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit) {
   switch (family) {
+    case LossFamily::kBinaryCrossEntropy:
+      return visit(BinaryCrossEntropyFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }

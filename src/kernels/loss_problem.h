@@ -91,12 +91,6 @@ inline constexpr int kKernelOpCount = 4;
 constexpr uint32_t KernelOpBit(LossFamily family, KernelOp op) {
   return 1u << (static_cast<unsigned>(family) * kKernelOpCount + static_cast<unsigned>(op));
 }
-// Every op of the with-logits family.
-inline constexpr uint32_t kBceWithLogitsKernelOps =
-    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLoss) |
-    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradSelf) |
-    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradTarget) |
-    KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLossAndGrad);
 
 // Changes whenever LossKernels, LossProblem, StridedOperand or LaunchContext change layout or
 // meaning; a plugin built against another version is refused (backends/plugin_loader.cc).

@@ -1,4 +1,4 @@
-// The operands of one BCE-with-logits op call, as its checks and its plan read them.
+// The operands of one loss op call, as its checks and its plan read them.
 #pragma once
 
 #include <algorithm>

@@ -61,8 +61,9 @@ aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
   return Fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.", api);
 }
 
-constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp, &kBceWithLogitsBackwardOp,
-                                        &kBceWithLogitsTargetBackwardOp, &kBceWithLogitsAndGradOp};
+constexpr const OpDescriptor* kOps[] = {
+    &kBceWithLogitsOp,        &kBceWithLogitsBackwardOp, &kBceWithLogitsTargetBackwardOp,
+    &kBceWithLogitsAndGradOp, &kBinaryCrossEntropyOp,    &kBinaryCrossEntropyBackwardOp};
 
 }  // namespace
 

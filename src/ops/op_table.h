@@ -74,5 +74,7 @@ extern const OpDescriptor kBceWithLogitsOp;
 extern const OpDescriptor kBceWithLogitsBackwardOp;
 extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
+extern const OpDescriptor kBinaryCrossEntropyOp;
+extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
 
 }  // namespace openaclnn

@@ -24,7 +24,9 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
   const std::set<std::string> expected = {"aclnnBinaryCrossEntropyWithLogits",
                                           "aclnnBinaryCrossEntropyWithLogitsBackward",
                                           "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
-                                          "aclnnBinaryCrossEntropyWithLogitsAndGrad"};
+                                          "aclnnBinaryCrossEntropyWithLogitsAndGrad",
+                                          "aclnnBinaryCrossEntropy",
+                                          "aclnnBinaryCrossEntropyBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -37,7 +39,7 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
 
 TEST(OpTable, UnknownNamesAndIndicesGiveNull) {
   EXPECT_EQ(openaclnnGetOp(openaclnnOpCount()), nullptr);
-  EXPECT_EQ(openaclnnFindOp("aclnnBinaryCrossEntropy"), nullptr);
+  EXPECT_EQ(openaclnnFindOp("aclnnBinaryCrossEntropyV2"), nullptr);
   EXPECT_EQ(openaclnnFindOp(nullptr), nullptr);
 }
 
@@ -60,6 +62,35 @@ TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
     EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
     EXPECT_TRUE(seen_output);
   }
+}
+
+// Each op names its family, and the family's ops agree on the roles they share.
+TEST(OpTable, NamesEachOpsFamily) {
+  const struct {
+    const char* api;
+    openaclnnOpFamily family;
+    openaclnnOpKind kind;
+  } expected[] = {
+      {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_FAMILY_BCE_WITH_LOGITS, OPENACLNN_OP_LOSS},
+      {"aclnnBinaryCrossEntropy", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, OPENACLNN_OP_LOSS},
+      {"aclnnBinaryCrossEntropyBackward", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
+       OPENACLNN_OP_GRAD_SELF}};
+  for (const auto& e : expected) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
+    ASSERT_NE(op, nullptr) << e.api;
+    EXPECT_EQ(op->family, e.family) << e.api;
+    EXPECT_EQ(op->kind, e.kind) << e.api;
+  }
+  // CANN's parameter names, which ATK case files use: the forward's weight is "weight".
+  const openaclnnOpDescriptor* forward = openaclnnFindOp("aclnnBinaryCrossEntropy");
+  ASSERT_EQ(forward->operandCount, 4u);
+  EXPECT_STREQ(forward->operands[2].name, "weight");
+  EXPECT_EQ(forward->operands[2].role, OPENACLNN_ROLE_WEIGHT);
+  EXPECT_TRUE(forward->operands[3].reduced);
+  const openaclnnOpDescriptor* backward = openaclnnFindOp("aclnnBinaryCrossEntropyBackward");
+  ASSERT_EQ(backward->operandCount, 5u);
+  EXPECT_STREQ(backward->operands[3].name, "weightOptional");
+  EXPECT_FALSE(backward->operands[4].reduced);
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {
@@ -110,6 +141,7 @@ TEST(OpTable, UniformPhaseOneIsTheNamedApis) {
 TEST(OpTable, IsReadableFromC) {
   EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogits"), 1);
   EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyWithLogitsAndGrad"), 2);
+  EXPECT_EQ(OutputsSeenFromC("aclnnBinaryCrossEntropyBackward"), 1);
   EXPECT_EQ(OutputsSeenFromC("aclnnNoSuchOp"), -1);
 }
 

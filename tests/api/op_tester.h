@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -215,5 +216,53 @@ inline double ExactLoss(double x, double t, double w, double p) {
 }
 
 inline double ExactSigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// The binary cross entropy of probabilities, in long double (a 64-bit significand on x86-64,
+// binary128 elsewhere): far more than the results' 24 bits. Each log is clamped at -100; ln(1-x)
+// comes from log1p, exact for tiny x; x outside [0, 1] gives NaN.
+inline long double ExactProbabilityLoss(long double x, long double t, long double w) {
+  const long double log_x = std::max(std::log(x), -100.0L);
+  const long double log_one_minus_x = std::max(std::log1p(-x), -100.0L);
+  return -w * (t * log_x + (1 - t) * log_one_minus_x);
+}
+
+// Its gradient with respect to x, g w (x - t) / max(x (1 - x), fl32(1e-12)), before any 1/N.
+inline long double ExactProbabilityGradient(long double x, long double t, long double w,
+                                            long double g) {
+  return g * w * (x - t) / std::max(x * (1 - x), static_cast<long double>(1e-12f));
+}
+
+// Whether `got`, a value of `dtype` (fp32, fp16, bf16), is `exact` rounded to nearest: within half
+// an ulp of it (a quarter below a power of two), with 2^-40 of that as slack for the reference's
+// own rounding; zero, infinity and NaN as IEEE rounds to them.
+inline ::testing::AssertionResult CorrectlyRounded(double got, long double exact,
+                                                   aclDataType dtype) {
+  const int precision = dtype == ACL_FLOAT ? 24 : dtype == ACL_FLOAT16 ? 11 : 8;
+  const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
+  const long double largest =
+      dtype == ACL_FLOAT16 ? 65504.0L : std::ldexp(2.0L - std::ldexp(1.0L, 1 - precision), 127);
+  const auto failure = [&] {
+    return ::testing::AssertionFailure()
+           << "got " << got << ", exact " << static_cast<double>(exact) << " (dtype " << dtype
+           << ")";
+  };
+  if (std::isnan(exact) || std::isnan(got)) {
+    return std::isnan(exact) && std::isnan(got) ? ::testing::AssertionSuccess() : failure();
+  }
+  const long double top_half_ulp = std::ldexp(1.0L, 127 - precision);
+  if (std::isinf(got)) {
+    const bool overflows = std::fabs(exact) >= largest + top_half_ulp && (got > 0) == (exact > 0);
+    return overflows ? ::testing::AssertionSuccess() : failure();
+  }
+  const int exponent = got == 0 ? min_exponent : std::max(std::ilogb(got), min_exponent);
+  long double allowed = std::ldexp(1.0L, exponent - precision);  // half an ulp
+  if (got != 0 && std::fabs(got) == std::ldexp(1.0, exponent) && exponent > min_exponent &&
+      std::fabs(exact) < std::fabs(got)) {
+    allowed /= 2;
+  }
+  return std::fabs(exact - got) <= allowed * (1 + std::ldexp(1.0L, -40))
+             ? ::testing::AssertionSuccess()
+             : failure();
+}
 
 }  // namespace openaclnn::testing

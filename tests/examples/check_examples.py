@@ -27,6 +27,14 @@ def sigmoid(x):
     return 1 / (1 + math.exp(-x))
 
 
+def probability_loss(x, t, w=1.0):
+    return -w * (t * max(math.log(x), -100) + (1 - t) * max(math.log1p(-x), -100))
+
+
+def probability_gradient(g, x, t, w=1.0):
+    return g * w * (x - t) / max(x * (1 - x), float(np.float32(1e-12)))
+
+
 def printed(directory, name):
     out = subprocess.run([directory + "/" + name], check=True, capture_output=True,
                          text=True).stdout
@@ -66,6 +74,16 @@ def main():
     got_loss = [float(v) for v in re.findall(r"loss: (-?[0-9.]+)", out)]
     got_grads = [float(v) for v in re.findall(r"grad\[\d\] is: (-?[0-9.]+)", out)]
     check("training step", got_loss + got_grads, [mean] + grads)
+
+    # CANN's samples of the probability family: [2,2], self 0.3, target 0.5, weight 1, none
+    # (the Backward with gradOutput 0.1); they print CANN's digits.
+    x, t, g = f32([0.3, 0.5, 0.1])
+    for name, value, digits in (
+            ("binary_cross_entropy", probability_loss(x, t), "0.780324"),
+            ("binary_cross_entropy_backward", probability_gradient(g, x, t), "-0.095238")):
+        out, got = printed(directory, name)
+        check(name, got, [value] * 4)
+        assert out.count("is: %s\n" % digits) == 4, (name, out)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 // libFuzzer target over the public C API of every op of the library's op table
-// (openaclnn/op_table.h), as a careless or hostile caller uses it: the input bytes decode into an
-// op and its tensors (shapes, strides, offsets, storage
-// shapes, dtypes and formats valid or not, nulls), a reduction, and what phase 2 does (a normal
-// launch, or a destroyed tensor, executor or stream, a small workspace, a relaunch, a forced
-// stream destruction). Whatever the library accepts and runs is compared with a float64
-// (long double) reference computed here from the textbook formulas; whatever it rejects must
-// come with a message. The sanitizers (address, undefined, leak) watch everything else.
+// (openaclnn/op_table.h), both loss families, as a careless or hostile caller uses it: the input
+// bytes decode into an op and its tensors (shapes, strides, offsets, storage shapes, dtypes and
+// formats valid or not, nulls), a reduction, and what phase 2 does (a normal launch, or a destroyed
+// tensor, executor or stream, a small workspace, a relaunch, a forced stream destruction). Whatever
+// the library accepts and runs is compared with a float64 (long double) reference computed here
+// from the textbook formulas; whatever it rejects must come with a message. The sanitizers
+// (address, undefined, leak) watch everything else.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -347,8 +347,10 @@ void PickLayout(FuzzedDataProvider& in, Described* t) {
 }
 
 // Storage the fuzzer can back with memory gets it, filled with values; larger storage gets a
-// null address (phase 1 may still accept it; phase 2 must then refuse).
-void Allocate(FuzzedDataProvider& in, Role role, bool output, Described* t) {
+// null address (phase 1 may still accept it; phase 2 must then refuse). Targets are
+// probabilities; so is self, mostly, in the probability family (outside [0, 1] its loss is NaN).
+void Allocate(FuzzedDataProvider& in, openaclnnOpFamily family, Role role, bool output,
+              Described* t) {
   const int64_t count = CountOf(t->storage);
   const size_t element = ElementBytes(t->dtype);
   if (count < 0 || static_cast<uint64_t>(count) > kMaxBytes / element) return;
@@ -356,7 +358,8 @@ void Allocate(FuzzedDataProvider& in, Role role, bool output, Described* t) {
   t->host.assign(bytes, kSentinelByte);
   for (int64_t i = 0; i < count && !output; ++i) {
     uint8_t* at = t->host.data() + i * element;
-    if (role == kTarget) {
+    if (role == kTarget || (role == kSelf && family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY &&
+                            in.ConsumeIntegralInRange(0, 7) != 0)) {
       EncodeProbability(in, t->dtype, at);
     } else {
       EncodeRandom(in, t->dtype,
@@ -433,17 +436,14 @@ struct Expected {
   Real scale;  // magnitude of the terms, for cancellation-aware tolerances
 };
 
-Expected Reference(const Problem& p, Result result, const Shape& index, Real count) {
-  const Shape& shape = p.t[kSelf].shape;
-  const Real x = ValueAt(p.t[kSelf], shape, index), t = ValueAt(p.t[kTarget], shape, index);
-  const Real w = ValueAt(p.t[kWeight], shape, index), pw = ValueAt(p.t[kPosWeight], shape, index);
+// The with-logits family's loss or gradient at one element.
+Expected WithLogits(Result result, Real x, Real t, Real w, Real pw, Real g) {
   const Real sp_neg = Softplus(-x), sp_pos = Softplus(x);
   const Real log_sigmoid = -sp_neg, log_one_minus = -sp_pos;
   if (result == Result::kLoss) {
     const Real a = -pw * t * log_sigmoid, b = -(1 - t) * log_one_minus;
     return {w * (a + b), std::fabs(w) * (std::fabs(a) + std::fabs(b))};
   }
-  const Real g = ValueAt(p.t[kGradOutput], shape, index) * (p.reduction == 1 ? 1 / count : 1);
   if (result == Result::kGradSelf) {
     const Real sigmoid = 1 / (1 + std::exp(-x));
     const Real a = (pw * t + 1 - t) * sigmoid, b = pw * t;
@@ -451,6 +451,29 @@ Expected Reference(const Problem& p, Result result, const Shape& index, Real cou
   }
   const Real a = pw * sp_neg, b = sp_pos;
   return {w * g * (a - b), std::fabs(w * g) * (std::fabs(a) + std::fabs(b))};
+}
+
+// The probability family's: logs clamped at -100, the gradient's denominator at fl32(1e-12).
+Expected Probabilities(Result result, Real x, Real t, Real w, Real g) {
+  if (result == Result::kLoss) {
+    const Real a = t * std::max(std::log(x), Real{-100});
+    const Real b = (1 - t) * std::max(std::log1p(-x), Real{-100});
+    return {-w * (a + b), std::fabs(w) * (std::fabs(a) + std::fabs(b))};
+  }
+  const Real denominator = std::max(x * (1 - x), static_cast<Real>(1e-12f));
+  return {g * w * (x - t) / denominator,
+          std::fabs(g * w) * (std::fabs(x) + std::fabs(t)) / denominator};
+}
+
+Expected Reference(const Problem& p, Result result, const Shape& index, Real count) {
+  const Shape& shape = p.t[kSelf].shape;
+  const Real x = ValueAt(p.t[kSelf], shape, index), t = ValueAt(p.t[kTarget], shape, index);
+  const Real w = ValueAt(p.t[kWeight], shape, index), pw = ValueAt(p.t[kPosWeight], shape, index);
+  const Real g = result == Result::kLoss
+                     ? 1
+                     : ValueAt(p.t[kGradOutput], shape, index) * (p.reduction == 1 ? 1 / count : 1);
+  return p.op->family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY ? Probabilities(result, x, t, w, g)
+                                                               : WithLogits(result, x, t, w, pw, g);
 }
 
 struct TypeLimits {
@@ -469,6 +492,10 @@ TypeLimits LimitsOf(int dtype) {
 }
 
 void Compare(Real got, Real exact, Real scale, int dtype, const char* what) {
+  if (std::isnan(exact)) {  // a probability outside [0, 1]
+    Require(std::isnan(got), what, "expected NaN");
+    return;
+  }
   const TypeLimits limits = LimitsOf(dtype);
   if (std::fabs(exact) > limits.max) {
     Require(std::isinf(got) || std::fabs(got) >= limits.max, what, "expected overflow");
@@ -703,7 +730,7 @@ void RunOne(FuzzedDataProvider& in) {
     t.dtype = PickDtype(in, dtype);
     t.format = PickFormat(in);
     PickLayout(in, &t);
-    Allocate(in, static_cast<Role>(r), operand->output != 0, &t);
+    Allocate(in, p.op->family, static_cast<Role>(r), operand->output != 0, &t);
     Create(&t);
   }
   uint64_t workspace_size = 0;

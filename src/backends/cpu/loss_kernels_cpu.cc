@@ -32,8 +32,10 @@ struct CpuFamily {
 constexpr CpuFamily kCpuFamilies[] = {
     {EvaluateTile, ExactTileSum, BceWithLogitsFamily::kLossTermError,
      BceWithLogitsFamily::SumsFp32Terms},
+    {EvaluateBinaryCrossEntropyTile, ExactBinaryCrossEntropyTileSum,
+     BinaryCrossEntropyFamily::kLossTermError, BinaryCrossEntropyFamily::SumsFp32Terms},
 };
-static_assert(std::size(kCpuFamilies) <= kLossFamilyCount, "a row per family it implements");
+static_assert(std::size(kCpuFamilies) == kLossFamilyCount, "a row for every family");
 
 const CpuFamily& FamilyOf(const LossProblem& problem) {
   return kCpuFamilies[static_cast<int>(problem.family)];
@@ -215,7 +217,7 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 }  // namespace
 
 const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                     .ops = kBceWithLogitsKernelOps,
+                                     .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
                                      .workspace_bytes = ReductionWorkspaceBytes,
                                      .run = RunCpu,
                                      .fill = FillCpu,

@@ -1,6 +1,7 @@
-// EvaluateTile one element at a time: the reference every SIMD target must match bit for bit.
+// The tiles one element at a time: the reference every SIMD target must match bit for bit.
 #include "backends/cpu/tile_elements.h"
 #include "kernels/bce_element.h"
+#include "kernels/binary_cross_entropy_element.h"
 
 namespace openaclnn {
 
@@ -13,6 +14,18 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
 
 math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
   return cpu::ExactTileElementsSum<BceWithLogitsFamily>(inputs, count);
+}
+
+Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
+                                       const TileInputs& inputs, int64_t count,
+                                       const TileOutput& output, bool sum,
+                                       const TileOutput& gradient) {
+  return cpu::EvaluateTileElements<BinaryCrossEntropyFamily>(kind, gradient_scale, inputs, count,
+                                                             output, sum, gradient);
+}
+
+math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count) {
+  return cpu::ExactTileElementsSum<BinaryCrossEntropyFamily>(inputs, count);
 }
 
 }  // namespace openaclnn

@@ -269,7 +269,7 @@ int NoHostThreads() { return 0; }
 }  // namespace
 
 const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                      .ops = kBceWithLogitsKernelOps,
+                                      .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
                                       .workspace_bytes = ReductionWorkspaceBytes,
                                       .run = RunCuda,
                                       .fill = FillCuda,
