@@ -102,9 +102,13 @@ struct Fp64Rounding {
   // (a bound of kReach * 2^-53 of the value, NonNegativeEstimate64; the with-logits loss's
   // kLossReach by default): where the bit test (FarFromBoundaries, InNormalRange) settles every
   // lane, the values' own rounding; a step that it leaves open (zeros, tiny or huge values, a value
-  // near a boundary: about 2^-17 of random lanes) takes the interval test, Settle.
-  template <size_t kStep, uint64_t kReach = math::kLossReach>
-  Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i) const {
+  // near a boundary: about 2^-17 of random lanes) takes the interval test, Settle. kSigned: values
+  // of either sign of `kind` (their magnitudes tested: the low bits FarFromBoundaries reads do not
+  // depend on the sign), a value that is not finite never settling by the bits.
+  template <size_t kStep, uint64_t kReach = math::kLossReach, bool kSigned = false>
+  Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i,
+                                LossKind kind = LossKind::kLoss) const {
+    using O64 = WideOps64<2 * kStep>;
     constexpr double kError = static_cast<double>(kReach) * 0x1p-53;
     Vectors<kStep> values;
     bool settled = true;
@@ -113,32 +117,37 @@ struct Fp64Rounding {
       settled = settled &&
                 hn::AllTrue(D64(), hn::And(FarFromBoundaries<24, kReach>(value.part[2 * j]),
                                            FarFromBoundaries<24, kReach>(value.part[2 * j + 1]))) &&
-                hn::AllTrue(D(), InNormalRange(values[j], kFp32LeastNormalBits, kFp32InfinityBits));
+                hn::AllTrue(D(), InNormalRange(kSigned ? hn::Abs(values[j]) : values[j],
+                                               kFp32LeastNormalBits, kFp32InfinityBits));
     }
     if (HWY_LIKELY(settled)) return values;
-    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, kError), i,
-                         LossKind::kLoss, FloatType::kFloat32, nullptr);
+    const Estimate64<O64> estimate =
+        kSigned ? Estimate64<O64>{value, O64::Abs(value) * O64::Set(kError)}
+                : NonNegativeEstimate64<O64>(value, kError);
+    return Settle<kStep>(estimate, i, kind, FloatType::kFloat32, nullptr);
   }
 
   // Settle on fp32 transcendentals, for non-negative loss values, whose bound is within
   // kLossError32 of the value, in the 16-bit `type`: the bit test (SettledOnGrid16) per float
   // vector; a vector where it leaves any lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16
   // ones, and values outside the type's range) takes the interval test of `estimate()`, Settle
-  // (where that leaves a lane open: *open, and the step is evaluated again in fp64).
-  template <size_t kStep, class EstimateOp>
+  // (where that leaves a lane open: *open, and the step is evaluated again in fp64). kSigned:
+  // values of either sign of `kind`, whose bound is a fraction of their magnitude (as
+  // SettleRelative).
+  template <size_t kStep, bool kSigned = false, class EstimateOp>
   Vectors<kStep> SettleRelative16(const Wide64<2 * kStep>& value, int64_t i, FloatType type,
-                                  bool* open, EstimateOp estimate) const {
+                                  bool* open, EstimateOp estimate,
+                                  LossKind kind = LossKind::kLoss) const {
     Vectors<kStep> values;
     bool settled[kStep];
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
-      settled[j] = SettledOnGrid16(value.part[2 * j], value.part[2 * j + 1], type,
-                                   FarFrom16Boundaries, &values[j]);
+      settled[j] = SettledOnGrid16<kSigned>(value.part[2 * j], value.part[2 * j + 1], type,
+                                            FarFrom16Boundaries, &values[j]);
       all = all && settled[j];
     }
     if (HWY_LIKELY(all)) return values;
-    const Vectors<kStep> tested =
-        Settle<kStep>(estimate(), i, LossKind::kLoss, type, open, settled);
+    const Vectors<kStep> tested = Settle<kStep>(estimate(), i, kind, type, open, settled);
     for (size_t j = 0; j < kStep; ++j) {
       if (!settled[j]) values[j] = tested[j];
     }
