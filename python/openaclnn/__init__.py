@@ -1,17 +1,23 @@
-"""OpenACLNN's binary cross-entropy with logits for NumPy and PyTorch.
+"""OpenACLNN's binary cross-entropy losses for NumPy and PyTorch.
 
-For logits ``x``, targets ``t``, ``weight`` w and ``pos_weight`` p (both broadcast; absent means
-1) the element-wise loss is, as in torch.nn.functional.binary_cross_entropy_with_logits::
+Two families, as in torch.nn.functional. Of logits ``x``
+(:func:`binary_cross_entropy_with_logits`), with targets ``t``, ``weight`` w and ``pos_weight`` p
+(both broadcast; absent means 1)::
 
     l = -w * (p * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))
 
-and ``reduction`` (``"none"``, ``"mean"`` or ``"sum"``) returns l, its mean or its sum.
+and of probabilities ``x`` in [0, 1] (:func:`binary_cross_entropy`), each log clamped at -100::
+
+    l = -w * (t * max(log(x), -100) + (1 - t) * max(log(1 - x), -100))
+
+``reduction`` (``"none"``, ``"mean"`` or ``"sum"``) returns l, its mean or its sum.
 
 Every function takes NumPy arrays, PyTorch CPU tensors or any object with ``__dlpack__``, hands
 their memory to the library as strided views (no copies, on any layout with non-negative
 strides) and returns a result of ``input``'s kind (a torch tensor for a torch input, a NumPy
-array otherwise; bfloat16 results, which NumPy cannot hold, are torch tensors) in ``target``'s
-dtype. The dtypes are the C API's: float32, float16, bfloat16; anything else raises
+array otherwise; bfloat16 results, which NumPy cannot hold, are torch tensors): in ``target``'s
+dtype for the logits family, in ``input``'s for the probabilities one (as torch). The dtypes are
+the C API's: float32, float16, bfloat16; anything else raises
 :class:`DtypeError` (a ``TypeError``), never a silent cast; shapes that do not fit raise
 :class:`ShapeError` (a ``ValueError``); both are :class:`Error`, whose ``status`` is the aclnn
 code (161002 for an invalid parameter). Nothing is logged on stderr unless
@@ -41,6 +47,9 @@ __all__ = [
     "binary_cross_entropy_with_logits_target_backward",
     "binary_cross_entropy_with_logits_and_grad",
     "BCEWithLogitsLoss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_backward",
+    "BCELoss",
     "Error",
     "ShapeError",
     "DtypeError",
@@ -152,11 +161,82 @@ def binary_cross_entropy_with_logits_and_grad(input, target, weight=None, pos_we
     return loss, grad
 
 
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """The loss of probabilities, as torch.nn.functional.binary_cross_entropy:
+    ``l = -w * (t * max(log(x), -100) + (1 - t) * max(log(1 - x), -100))``, element-wise, then
+    reduced. Each result is the exact value rounded once to input's dtype (``log(1 - x)`` exact,
+    not of a rounded ``1 - x``; mean and sum the exact sum rounded once).
+
+    Args:
+        input: probabilities x in [0, 1], any shape (rank <= 8), float32, float16 or bfloat16.
+        target: t, input's shape and dtype.
+        weight: w, broadcastable to input's shape, input's dtype, or None.
+        reduction: "none" (l, input's shape), "mean" or "sum" (a 0-d result).
+
+    Returns:
+        The loss, of input's kind (NumPy or torch) and dtype. An empty input gives NaN for
+        "mean" and 0 for "sum", as torch. An x outside [0, 1] gives NaN where it occurs (the log
+        of a negative, as CANN's kernels give it), where torch raises: nothing is checked.
+        With torch tensors that require grad (and grad mode on) it is differentiable with
+        respect to input (the library's :func:`binary_cross_entropy_backward`) and target
+        (``w * (max(log(1 - x), -100) - max(log(x), -100))``, a torch expression: the library
+        has no such op), twice (``create_graph=True``) for input as torch's is. A weight that
+        requires grad raises openaclnn.Error (a RuntimeError), as torch 1.13 does.
+
+    Raises:
+        ShapeError: a target whose shape is not input's, a weight that does not broadcast into
+            input (also a ValueError).
+        DtypeError: a dtype other than float32/float16/bfloat16, or a target or weight of
+            another dtype than input's (TypeError).
+        Error: any other rejected argument (an unknown reduction, a reversed view, ...).
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 0.25], requires_grad=True)
+        >>> loss = openaclnn.binary_cross_entropy(x, torch.tensor([1.0, 0.0]), reduction="sum")
+        >>> float(loss)
+        0.9808292388916016
+        >>> loss.backward()
+        >>> x.grad
+        tensor([-2.0000,  1.3333])
+    """
+    if _needs_autograd(input, target, weight):
+        from ._torch import probabilities_loss_with_autograd
+        return probabilities_loss_with_autograd(input, target, weight, reduction)
+    code = _reduction_code(reduction)
+    input, target, weight = _natives(input, target, weight)
+    out = _result(input, input, () if code else input.shape)
+    _binding.binary_cross_entropy(input, target, weight, code, out)
+    return out
+
+
+def binary_cross_entropy_backward(grad_output, input, target, weight=None, reduction="mean"):
+    """d loss / d input times ``grad_output`` for :func:`binary_cross_entropy`:
+    ``grad_output * w * (x - t) / max(x * (1 - x), 1e-12)`` (1e-12 rounded to float32, as CANN
+    and torch apply it), divided by the element count for "mean"; each result the exact value
+    rounded once.
+
+    ``grad_output`` (one element, as autograd hands it down from "mean" and "sum", or any
+    shape), target and weight broadcast into input's shape. The operands' dtypes may differ
+    (the C API promotes them); the result has input's shape and dtype. Errors as for
+    :func:`binary_cross_entropy`. Not differentiable itself (use torch.autograd with
+    ``create_graph=True`` for second derivatives).
+
+    Example::
+
+        >>> x, t = np.float32([0.5, 0.25]), np.float32([1.0, 0.0])
+        >>> openaclnn.binary_cross_entropy_backward(np.float32(1), x, t, reduction="sum")
+        array([-2.       ,  1.3333334], dtype=float32)
+    """
+    return _probabilities_gradient(_reduction_code(reduction), grad_output, input, target,
+                                   weight)
+
+
 def __getattr__(name):
-    # The nn.Module needs torch; NumPy users never pay for importing it.
-    if name == "BCEWithLogitsLoss":
-        from ._torch import BCEWithLogitsLoss
-        return BCEWithLogitsLoss
+    # The nn.Modules need torch; NumPy users never pay for importing it.
+    if name in ("BCEWithLogitsLoss", "BCELoss"):
+        from . import _torch
+        return getattr(_torch, name)
     raise AttributeError(f"module 'openaclnn' has no attribute {name!r}")
 
 
@@ -171,6 +251,14 @@ def _gradient_of_code(run, grad_output, input, target, weight, pos_weight, code)
                                                               pos_weight)
     out = _result(input, target, input.shape)
     run(grad_output, input, target, weight, pos_weight, code, out)
+    return out
+
+
+def _probabilities_gradient(code, grad_output, input, target, weight):
+    """aclnnBinaryCrossEntropyBackward into a new result of input's kind, shape and dtype."""
+    grad_output, input, target, weight = _natives(grad_output, input, target, weight)
+    out = _result(input, input, input.shape)
+    _binding.binary_cross_entropy_backward(grad_output, input, target, weight, code, out)
     return out
 
 
@@ -230,14 +318,14 @@ def _dtype_name(a):
     return dtype.name if isinstance(dtype, np.dtype) else str(dtype).rsplit(".", 1)[-1]
 
 
-def _result(input, target, shape):
-    """An uninitialised result of input's kind, target's dtype and `shape`."""
+def _result(input, like, shape):
+    """An uninitialised result of input's kind, `like`'s dtype and `shape`."""
     tensor = _torch_tensor_type()
-    if tensor is not None and isinstance(input, tensor) and isinstance(target, tensor):
-        return input.new_empty(shape, dtype=target.dtype)  # the common cases, kept short
-    if isinstance(target, np.ndarray) and not (tensor is not None and isinstance(input, tensor)):
-        return np.empty(shape, dtype=target.dtype)
-    name = _dtype_name(target)
+    if tensor is not None and isinstance(input, tensor) and isinstance(like, tensor):
+        return input.new_empty(shape, dtype=like.dtype)  # the common cases, kept short
+    if isinstance(like, np.ndarray) and not (tensor is not None and isinstance(input, tensor)):
+        return np.empty(shape, dtype=like.dtype)
+    name = _dtype_name(like)
     if tensor is None or not isinstance(input, tensor):
         try:
             return np.empty(shape, dtype=np.dtype(name))
@@ -246,6 +334,6 @@ def _result(input, target, shape):
     import torch
     dtype = getattr(torch, name, None)
     if not isinstance(dtype, torch.dtype):
-        raise DtypeError(_PARAM_INVALID, f"target has dtype {name}; the ops take float32, "
+        raise DtypeError(_PARAM_INVALID, f"an operand has dtype {name}; the ops take float32, "
                          "float16 and bfloat16")
     return torch.empty(shape, dtype=dtype)

@@ -48,6 +48,27 @@ def binary_cross_entropy_with_logits_and_grad(
     reduction: Reduction = ...,
 ) -> Tuple[_Result, _Result]: ...
 
+def binary_cross_entropy(
+    input: _Operand,
+    target: _Operand,
+    weight: Optional[_Operand] = ...,
+    reduction: Reduction = ...,
+) -> _Result: ...
+def binary_cross_entropy_backward(
+    grad_output: _Operand,
+    input: _Operand,
+    target: _Operand,
+    weight: Optional[_Operand] = ...,
+    reduction: Reduction = ...,
+) -> _Result: ...
+
+class BCELoss:  # a torch.nn.Module (torch is imported on first use)
+    weight: Optional[Any]
+    reduction: Reduction
+    def __init__(self, weight: Optional[Any] = ..., reduction: Reduction = ...) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
 class BCEWithLogitsLoss:  # a torch.nn.Module (torch is imported on first use)
     weight: Optional[Any]
     pos_weight: Optional[Any]

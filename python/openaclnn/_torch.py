@@ -1,8 +1,11 @@
-"""PyTorch integration: the autograd function and the nn.Module (imported on first use)."""
+"""PyTorch integration: the autograd functions and the nn.Modules (imported on first use)."""
+from typing import Callable, NamedTuple
+
 import torch
 
 from . import _binding
-from . import _gradient_of_code, _natives, _reduction_code, _result
+from . import _gradient_of_code, _natives, _probabilities_gradient, _reduction_code, _result
+from ._error import Error
 
 
 class _BCEWithLogits(torch.autograd.Function):
@@ -36,9 +39,9 @@ class _BCEWithLogits(torch.autograd.Function):
         grad_input = grad_target = None
         if torch.is_grad_enabled():  # create_graph=True: the gradients must be differentiable
             if needs[0]:
-                grad_input = _Gradient.apply(_INPUT, ctx.code, grad_output, *operands)
+                grad_input = _Gradient.apply(_LOGITS_INPUT, ctx.code, grad_output, *operands)
             if needs[1]:
-                grad_target = _Gradient.apply(_TARGET, ctx.code, grad_output, *operands)
+                grad_target = _Gradient.apply(_LOGITS_TARGET, ctx.code, grad_output, *operands)
         else:
             if needs[0] and ctx.grad_input is not None:
                 # ctx lets go of the gradient, so that autograd can hand this tensor itself to
@@ -62,18 +65,25 @@ def _library_gradient(which, code, grad_output, input, target, weight, pos_weigh
     return _gradient_of_code(run, grad_output, input, target, weight, pos_weight, code)
 
 
+class _LibraryGradient(NamedTuple):
+    """A gradient of a loss, both ways, each called as (code, grad_output, *the loss's
+    operands): `library` computes it with the library, `expression` writes it as a torch
+    expression (which autograd can differentiate)."""
+    library: Callable
+    expression: Callable
+
+
 class _Gradient(torch.autograd.Function):
-    """The library's input (or target) gradient as a differentiable function of grad_output,
-    input, target, weight and pos_weight: its value is the library's; its own derivatives are
-    those of the same gradient written as a torch expression (_gradient_expression), which is
+    """A _LibraryGradient as a differentiable function of grad_output and the loss's operands:
+    its value is the library's; its own derivatives are those of its torch expression, which is
     what torch's double backward differentiates too. A third derivative raises (torch's
     once_differentiable) instead of being silently zero."""
 
     @staticmethod
-    def forward(ctx, which, code, grad_output, input, target, weight, pos_weight):
-        ctx.which, ctx.code = which, code
-        ctx.save_for_backward(grad_output, input, target, weight, pos_weight)
-        return _library_gradient(which, code, grad_output, input, target, weight, pos_weight)
+    def forward(ctx, gradient, code, grad_output, *operands):
+        ctx.gradient, ctx.code = gradient, code
+        ctx.save_for_backward(grad_output, *operands)
+        return gradient.library(code, grad_output, *operands)
 
     @staticmethod
     @torch.autograd.function.once_differentiable
@@ -82,7 +92,7 @@ class _Gradient(torch.autograd.Function):
         with torch.enable_grad():
             leaves = [None if a is None else a.detach().requires_grad_(need)
                       for a, need in zip(ctx.saved_tensors, wanted)]
-            gradient = _gradient_expression(ctx.which, ctx.code, *leaves)
+            gradient = ctx.gradient.expression(ctx.code, *leaves)
             inputs = [a for a, need in zip(leaves, wanted) if need]
             found = iter(torch.autograd.grad(gradient, inputs, grad_gradient.to(gradient.dtype),
                                              allow_unused=True))
@@ -112,6 +122,14 @@ def _gradient_expression(which, code, grad_output, x, t, w, p):
         gradient = gradient * w
     gradient = gradient * grad_output
     return gradient / x.numel() if code == 1 else gradient.expand(x.shape)
+
+
+_LOGITS_INPUT = _LibraryGradient(
+    lambda *operands: _library_gradient(_INPUT, *operands),
+    lambda *operands: _gradient_expression(_INPUT, *operands))
+_LOGITS_TARGET = _LibraryGradient(
+    lambda *operands: _library_gradient(_TARGET, *operands),
+    lambda *operands: _gradient_expression(_TARGET, *operands))
 
 
 def _loss_expression(code, x, t, w, p):
@@ -151,6 +169,116 @@ def _scaled(gradient, grad_output):
 
 def loss_with_autograd(input, target, weight, pos_weight, reduction):
     return _BCEWithLogits.apply(input, target, weight, pos_weight, _reduction_code(reduction))
+
+
+class _BinaryCrossEntropy(torch.autograd.Function):
+    """The loss of probabilities, differentiable for input and target. The input gradient is
+    the library's Backward (under create_graph=True through _Gradient, differentiable in turn);
+    the target gradient, which the C API does not compute, is a torch expression
+    (_probabilities_target_gradient). weight is not differentiable, as in torch 1.13."""
+
+    @staticmethod
+    def forward(ctx, input, target, weight, code):
+        x, t, w = _natives(input, target, weight)
+        loss = _result(x, x, () if code else x.shape)
+        _binding.binary_cross_entropy(x, t, w, code, loss)
+        ctx.save_for_backward(input, target, weight)
+        ctx.code = code
+        return loss
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        operands = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        grad_input = grad_target = None
+        if needs[0] and torch.is_grad_enabled():  # create_graph=True
+            grad_input = _Gradient.apply(_PROBABILITIES_INPUT, ctx.code, grad_output, *operands)
+        elif needs[0]:
+            grad_input = _probabilities_gradient(ctx.code, grad_output, *operands)
+        if needs[1]:
+            grad_target = _probabilities_target_gradient(ctx.code, grad_output, *operands)
+        return grad_input, grad_target, None, None
+
+
+# fl32(1e-12): the floor of x (1 - x) in the input gradient (CANN and torch apply 1e-12 in fp32).
+_GRADIENT_FLOOR = float(torch.tensor(1e-12, dtype=torch.float32))
+
+
+def _clamped_logs(x):
+    """(max(log(x), -100), max(log(1 - x), -100)), differentiable, in float64."""
+    x = x.double()
+    return torch.clamp(torch.log(x), min=-100), torch.clamp(torch.log1p(-x), min=-100)
+
+
+def _reduced_gradient(gradient, code, grad_output, x):
+    """gradient times grad_output, divided by N for mean, in x's shape and dtype."""
+    gradient = gradient * grad_output.double()
+    gradient = gradient / x.numel() if code == 1 else gradient
+    return gradient.expand(x.shape).to(x.dtype)
+
+
+def _probabilities_input_expression(code, grad_output, x, t, w):
+    """d loss / d x times grad_output as a torch expression (for its own derivatives)."""
+    xx = x.double()
+    gradient = (xx - t.double()) / torch.clamp(xx * (1 - xx), min=_GRADIENT_FLOOR)
+    if w is not None:
+        gradient = gradient * w.double()
+    return _reduced_gradient(gradient, code, grad_output, x)
+
+
+def _probabilities_target_gradient(code, grad_output, x, t, w):
+    """d loss / d t times grad_output: w (max(log(1 - x), -100) - max(log(x), -100)), the
+    derivative of the clamped loss the library computes (torch 1.13 leaves the logs unclamped:
+    +-inf at x = 0 or 1 where this gives +-100 w), in float64 cast to x's dtype, and
+    differentiable."""
+    log_x, log_1mx = _clamped_logs(x)
+    gradient = log_1mx - log_x
+    if w is not None:
+        gradient = gradient * w.double()
+    return _reduced_gradient(gradient, code, grad_output, x)
+
+
+_PROBABILITIES_INPUT = _LibraryGradient(_probabilities_gradient, _probabilities_input_expression)
+
+
+def probabilities_loss_with_autograd(input, target, weight, reduction):
+    code = _reduction_code(reduction)
+    if weight is not None and weight.requires_grad:
+        raise Error(161002, "binary_cross_entropy is not differentiable with respect to argument "
+                    "'weight' (as in torch): pass weight.detach()")
+    return _BinaryCrossEntropy.apply(input, target, weight, code)
+
+
+class BCELoss(torch.nn.Module):
+    """torch.nn.BCELoss computed by OpenACLNN.
+
+    Args:
+        weight: w, broadcastable to the input's shape, or None.
+        reduction: "none", "mean" (default) or "sum".
+
+    weight is a buffer (it follows the module's .to() and state_dict), as in torch. Calling it
+    is :func:`openaclnn.binary_cross_entropy` (formula, shapes, dtypes, errors, values outside
+    [0, 1] and derivatives there); an unknown reduction raises openaclnn.Error here, at
+    construction.
+
+    Example::
+
+        >>> criterion = openaclnn.BCELoss(weight=torch.tensor([2.0, 1.0]))
+        >>> x = torch.tensor([0.5, 0.25], requires_grad=True)
+        >>> criterion(x, torch.tensor([1.0, 0.0])).backward()
+        >>> x.grad
+        tensor([-2.0000,  0.6667])
+    """
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__()
+        _reduction_code(reduction)
+        self.register_buffer("weight", weight)
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        from . import binary_cross_entropy
+        return binary_cross_entropy(input, target, self.weight, self.reduction)
 
 
 class BCEWithLogitsLoss(torch.nn.Module):

@@ -580,12 +580,13 @@ PYBIND11_MODULE(_binding, m) {
                                      py::arg("optional") = operand.optional != 0,
                                      py::arg("output") = operand.output != 0));
           }
-          ops.append(py::dict(py::arg("api") = op.api, py::arg("kind") = static_cast<int>(op.kind),
-                              py::arg("operands") = operands));
+          ops.append(py::dict(
+              py::arg("api") = op.api, py::arg("family") = static_cast<int>(op.family),
+              py::arg("kind") = static_cast<int>(op.kind), py::arg("operands") = operands));
         }
         return ops;
       },
-      "The library's op table: per op its API name, kind and operands in API order");
+      "The library's op table: per op its API name, family, kind and operands in API order");
   m.def(
       "run",
       [](const std::string& api, const py::tuple& operands, int64_t reduction) {
@@ -646,4 +647,21 @@ PYBIND11_MODULE(_binding, m) {
             {"input", "target", "weight", "pos_weight", "grad_output"}, {"out", "grad_input"});
       },
       "aclnnBinaryCrossEntropyWithLogitsAndGrad (gradOutput = 1) into `out` and `grad_self`");
+  m.def(
+      "binary_cross_entropy",
+      [](py::handle self, py::handle target, py::handle weight, int64_t reduction, py::handle out) {
+        static const openaclnnOpDescriptor& op = OpNamed("aclnnBinaryCrossEntropy");
+        Run(op, py::make_tuple(self, target, weight), reduction, py::make_tuple(out),
+            {"input", "target", "weight"}, {"out"});
+      },
+      "aclnnBinaryCrossEntropy into `out`");
+  m.def(
+      "binary_cross_entropy_backward",
+      [](py::handle grad_output, py::handle self, py::handle target, py::handle weight,
+         int64_t reduction, py::handle out) {
+        static const openaclnnOpDescriptor& op = OpNamed("aclnnBinaryCrossEntropyBackward");
+        Run(op, py::make_tuple(grad_output, self, target, weight), reduction, py::make_tuple(out),
+            {"grad_output", "input", "target", "weight"}, {"out"});
+      },
+      "aclnnBinaryCrossEntropyBackward into `out`");
 }

@@ -69,3 +69,35 @@ def error_of(call):
     except openaclnn.Error as error:
         return error
     raise AssertionError("no openaclnn.Error raised")
+
+
+# (precision in bits with the hidden one, smallest normal exponent, largest finite) per format.
+FORMATS = {torch.float32: (24, -126, float(np.finfo(np.float32).max)),
+           torch.float16: (11, -14, 65504.0),
+           torch.bfloat16: (8, -126, float.fromhex("0x1.fep127"))}
+
+
+def round_to(values, dtype):
+    """float64 values rounded once to nearest-even in `dtype`, as float64 (torch's own casts
+    from float64 to float16/bfloat16 pass through float32: two roundings)."""
+    precision, emin, largest = FORMATS[dtype]
+    v = np.asarray(values, dtype=np.float64)
+    _, exponent = np.frexp(v)  # v = m 2^exponent, 0.5 <= |m| < 1
+    quantum = np.ldexp(1.0, np.maximum(exponent - precision, emin - precision + 1))
+    rounded = np.rint(v / quantum) * quantum  # exact scalings; rint ties to even
+    # past the largest finite by half an ulp or more: infinity
+    overflow = np.abs(rounded) > largest
+    return np.where(overflow, np.copysign(np.inf, v), rounded)
+
+
+def assert_correctly_rounded(got, ref, dtype, rel=2.0**-40):
+    """got is `ref` (a float64 reference good to `rel`) rounded once to dtype: bitwise where
+    the reference is clearly off a rounding boundary, else one of the two values it lies
+    between (NaN where the reference is NaN)."""
+    got = wide(got).numpy()
+    ref = ref.detach().to(torch.float64).numpy()
+    assert got.shape == ref.shape, (got.shape, ref.shape)
+    low, high = round_to(ref - np.abs(ref) * rel, dtype), round_to(ref + np.abs(ref) * rel, dtype)
+    nan = np.isnan(ref)
+    ok = (got == low) | (got == high) | (nan & np.isnan(got))
+    assert ok.all(), (got[~ok], ref[~ok])

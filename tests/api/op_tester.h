@@ -239,8 +239,8 @@ inline ::testing::AssertionResult CorrectlyRounded(double got, long double exact
                                                    aclDataType dtype) {
   const int precision = dtype == ACL_FLOAT ? 24 : dtype == ACL_FLOAT16 ? 11 : 8;
   const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
-  const long double largest =
-      dtype == ACL_FLOAT16 ? 65504.0L : std::ldexp(2.0L - std::ldexp(1.0L, 1 - precision), 127);
+  const int max_exponent = dtype == ACL_FLOAT16 ? 15 : 127;
+  const long double largest = std::ldexp(2.0L - std::ldexp(1.0L, 1 - precision), max_exponent);
   const auto failure = [&] {
     return ::testing::AssertionFailure()
            << "got " << got << ", exact " << static_cast<double>(exact) << " (dtype " << dtype
@@ -249,7 +249,7 @@ inline ::testing::AssertionResult CorrectlyRounded(double got, long double exact
   if (std::isnan(exact) || std::isnan(got)) {
     return std::isnan(exact) && std::isnan(got) ? ::testing::AssertionSuccess() : failure();
   }
-  const long double top_half_ulp = std::ldexp(1.0L, 127 - precision);
+  const long double top_half_ulp = std::ldexp(1.0L, max_exponent - precision);
   if (std::isinf(got)) {
     const bool overflows = std::fabs(exact) >= largest + top_half_ulp && (got > 0) == (exact > 0);
     return overflows ? ::testing::AssertionSuccess() : failure();

@@ -70,12 +70,26 @@ std::vector<uint32_t> Storage(const std::vector<float>& values, FloatType type) 
   return words;
 }
 
+// Probabilities for the binary cross entropy family: uniform in [0, 1] with its edges, halves,
+// tiny values (a clamped log), 1 - 2^-24, and (element-wise only) values outside [0, 1] and NaN.
+std::vector<float> Probabilities(std::mt19937& rng, int64_t count, bool finite) {
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  const float specials[] = {0.0f, 1.0f, 0.5f, 1e-30f, 1e-44f, 0x1.fffffep-1f, -0.25f, NAN};
+  std::vector<float> values(count);
+  for (float& value : values) {
+    const float special = specials[rng() % (finite ? 6 : 8)];
+    value = rng() % 16 == 0 ? special : uniform(rng);
+  }
+  return values;
+}
+
 // Uniform values with specials sprinkled in. `finite` (for sums) keeps out inf and NaN, which
 // would make every sum inf or NaN, and brings in 3e7 instead of 3e38: beside the tiny losses
 // of t = 0, it spreads a lane's values over more than fp64's 53 bits, so that the sum's rounding
 // depends on its order.
 std::vector<float> Values(std::mt19937& rng, int64_t count, float low, float high, bool finite) {
   std::uniform_real_distribution<float> uniform(low, high);
+  if (low == 0 && high == 1) return Probabilities(rng, count, finite);
   const float specials[] = {0.0f, -0.0f, 1.0f, 90.0f, -90.0f, 3.0e38f, INFINITY, NAN};
   const float finite_specials[] = {0.0f, -0.0f, 1.0f, 90.0f, -90.0f, 3.0e7f};
   std::vector<float> values(count);
@@ -89,6 +103,7 @@ std::vector<float> Values(std::mt19937& rng, int64_t count, float low, float hig
 enum class Layout { kContiguous, kTransposedSelf, kStridedOut };
 
 struct Case {
+  LossFamily family;
   LossKind kind;
   Reduction reduction;
   FloatType type;
@@ -105,12 +120,16 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // self [rows, cols] (or its transpose's storage), target like self, weight one value,
   // pos_weight [cols] broadcast over rows, grad_output like self.
   const bool finite = c.reduction != Reduction::kNone;
-  const std::vector<uint32_t> self = Storage(Values(rng, kCount, -40, 40, finite), c.type);
+  const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
+  const std::vector<uint32_t> self = Storage(
+      probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
+      c.type);
   const std::vector<uint32_t> target = Storage(Values(rng, kCount, 0, 1, finite), c.type);
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
   const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
   const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
   LossProblem problem;
+  problem.family = c.family;
   problem.kind = c.kind;
   problem.reduction = c.reduction;
   problem.rank = 2;
@@ -141,6 +160,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     operand.type = c.type;
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
     if ((which == kWeight || which == kPosWeight) && c.unweighted) operand.slot = -1;
+    if (which == kPosWeight && probabilities) operand.slot = -1;  // the family has none
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
@@ -198,19 +218,29 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
+  constexpr LossFamily kWithLogits = LossFamily::kBceWithLogits;
   for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
     for (Reduction reduction : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
       if (kind != LossKind::kLoss && reduction != Reduction::kNone) continue;  // as the ops
       for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
         for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
           if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
-          cases.push_back({kind, reduction, type, layout, false});
-          if (kind == LossKind::kLoss) cases.push_back({kind, reduction, type, layout, true});
+          cases.push_back({kWithLogits, kind, reduction, type, layout, false});
+          if (kind == LossKind::kLoss) {
+            cases.push_back({kWithLogits, kind, reduction, type, layout, true});
+          }
           // Means and sums without weights: another formula for 16-bit terms (BceLossTerm32),
           // in the fused pass too.
           if (kind == LossKind::kLoss && reduction != Reduction::kNone) {
-            cases.push_back({kind, reduction, type, layout, false, true});
-            cases.push_back({kind, reduction, type, layout, true, true});
+            cases.push_back({kWithLogits, kind, reduction, type, layout, false, true});
+            cases.push_back({kWithLogits, kind, reduction, type, layout, true, true});
+          }
+          // The binary cross entropy family: its loss and self gradient, weighted or not.
+          if (kind != LossKind::kGradTarget) {
+            for (bool unweighted : {false, true}) {
+              cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
+                               false, unweighted});
+            }
           }
         }
       }
