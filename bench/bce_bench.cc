@@ -1,5 +1,6 @@
-// aclnnBinaryCrossEntropyWithLogits and its two gradients through the public API, timed per call as
-// a user sees it: phase 1 + phase 2 + stream synchronisation. Also a STREAM-style bandwidth probe,
+// aclnnBinaryCrossEntropyWithLogits and its two gradients, and aclnnBinaryCrossEntropy and its
+// Backward, through the public API, timed per call as a user sees it: phase 1 + phase 2 + stream
+// synchronisation. Also a STREAM-style bandwidth probe,
 // so each run states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
@@ -166,17 +167,27 @@ void* Workspace(const openaclnnOpDescriptor& op, const std::vector<const aclTens
 
 // One op of the table on [N/100, 100] operands: its gradOutput, if it has one, full for
 // reduction none and one element otherwise (as after a mean loss); per-class adds a [100]
-// pos_weight, full a full weight; a reduced output is one element.
+// pos_weight (the binary cross entropy, which has none: a [100] weight broadcast over the rows),
+// full a full weight; a reduced output is one element. Self: logits in [-8, 8), or for the
+// binary cross entropy (`probabilities`) probabilities in (0, 1), falling where the target's ramp
+// rises (the same ramps would make x - t often 0 in bf16).
 void BM_Op(benchmark::State& state, const openaclnnOpDescriptor* op, aclDataType type,
-           int64_t reduction, Weights weights, Layout layout) {
+           int64_t reduction, Weights weights, Layout layout, bool probabilities) {
   const int64_t count = state.range(0);
   Operands operands;
-  operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, -8.0f, 8.0f);
+  if (probabilities) {
+    operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, 0.9995f, -0.0005f);
+  } else {
+    operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, -8.0f, 8.0f);
+  }
   operands.Full(OPENACLNN_ROLE_TARGET, count, type, layout, 0.0f, 1.0f);
   if (weights == kFullWeight) {
     operands.Full(OPENACLNN_ROLE_WEIGHT, count, type, kContiguous, 0.0f, 2.0f);
   }
-  if (weights == kPerClass) operands.PerClass(OPENACLNN_ROLE_POS_WEIGHT, type, 0.5f, 3.0f);
+  if (weights == kPerClass) {
+    operands.PerClass(probabilities ? OPENACLNN_ROLE_WEIGHT : OPENACLNN_ROLE_POS_WEIGHT, type, 0.5f,
+                      3.0f);
+  }
   const Layout out_layout = layout == kAllTransposed ? kTransposed : kContiguous;
   for (size_t i = 0; i < op->operandCount; ++i) {
     const openaclnnOperandRole role = op->operands[i].role;
@@ -224,14 +235,18 @@ void BM_Stream(benchmark::State& state) {
   for (float* data : {a, b, c}) aclrtFree(data);
 }
 
-// The table's op under each benchmark name.
+// The table's op under each benchmark name; `probabilities`: of the binary cross entropy family
+// (self holds probabilities).
 constexpr struct {
   const char* name;
   const char* api;
-} kOps[] = {{"bce", "aclnnBinaryCrossEntropyWithLogits"},
-            {"grad_self", "aclnnBinaryCrossEntropyWithLogitsBackward"},
-            {"grad_target", "aclnnBinaryCrossEntropyWithLogitsTargetBackward"},
-            {"loss_and_grad", "aclnnBinaryCrossEntropyWithLogitsAndGrad"}};
+  bool probabilities;
+} kOps[] = {{"bce", "aclnnBinaryCrossEntropyWithLogits", false},
+            {"grad_self", "aclnnBinaryCrossEntropyWithLogitsBackward", false},
+            {"grad_target", "aclnnBinaryCrossEntropyWithLogitsTargetBackward", false},
+            {"loss_and_grad", "aclnnBinaryCrossEntropyWithLogitsAndGrad", false},
+            {"binary_cross_entropy", "aclnnBinaryCrossEntropy", true},
+            {"binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward", true}};
 
 // The library's op of benchmark name `name`; a library without it cannot be benchmarked.
 const openaclnnOpDescriptor& Op(const std::string& name) {
@@ -242,6 +257,13 @@ const openaclnnOpDescriptor& Op(const std::string& name) {
   std::exit(1);
 }
 
+bool OfProbabilities(const std::string& name) {
+  for (const auto& op : kOps) {
+    if (name == op.name) return op.probabilities;
+  }
+  return false;
+}
+
 const char* TypeName(aclDataType type) {
   return type == ACL_FLOAT ? "fp32" : type == ACL_FLOAT16 ? "fp16" : "bf16";
 }
@@ -249,7 +271,7 @@ const char* TypeName(aclDataType type) {
 // The cases of the performance table (docs/performance.md), named
 // op/layout/dtype/reduction/weights/N; bench/perf_table.py reads everything else from the name.
 struct Case {
-  const char* op;  // bce, grad_self, grad_target (kOps)
+  const char* op;  // a name of kOps
   Layout layout;
   aclDataType type;
   int64_t reduction;
@@ -288,16 +310,57 @@ std::vector<Case> TableCases() {
   return cases;
 }
 
+// The binary cross entropy's cases: the with-logits ops' problems (its per-class weight a [100]
+// weight), the loss and its Backward also from the small call to DRAM (1e3 to 1e7).
+std::vector<Case> ProbabilityCases() {
+  const char* loss = "binary_cross_entropy";
+  const char* backward = "binary_cross_entropy_backward";
+  const std::vector<int64_t> memory = {1000000, 10000000};
+  const std::vector<int64_t> all = {1000, 100000, 1000000, 10000000};
+  std::vector<Case> cases;
+  for (int64_t reduction = 0; reduction < 3; ++reduction) {
+    for (Weights weights : {kNoWeights, kFullWeight, kPerClass}) {
+      cases.push_back({loss, kContiguous, ACL_FLOAT, reduction, weights,
+                       weights == kNoWeights && reduction < 2 ? all : memory});
+    }
+  }
+  for (int64_t reduction : {0, 1}) {
+    cases.push_back({backward, kContiguous, ACL_FLOAT, reduction, kNoWeights, all});
+    cases.push_back({backward, kTransposed, ACL_FLOAT, reduction, kNoWeights, memory});
+  }
+  for (aclDataType type : {ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t reduction : {0, 1}) {
+      cases.push_back({loss, kContiguous, type, reduction, kNoWeights, {100000, 20000000}});
+    }
+    cases.push_back({backward, kContiguous, type, 0, kNoWeights, {100000, 20000000}});
+  }
+  for (int64_t reduction : {0, 1}) {
+    cases.push_back({loss, kTransposed, ACL_FLOAT, reduction, kNoWeights, memory});
+  }
+  return cases;
+}
+
 void RegisterAll() {
   const char* reductions[] = {"none", "mean", "sum"};
   const char* weight_names[] = {"noweight", "full", "perclass"};
   const char* layout_names[] = {"contiguous", "transposed", "transposed_all"};
-  for (const Case& c : TableCases()) {
+  std::vector<Case> cases = TableCases();
+  // A library without the binary cross entropy (an older build under bench/tile_ab.py --filter)
+  // runs the rest.
+  if (openaclnnFindOp("aclnnBinaryCrossEntropy") != nullptr) {
+    for (const Case& c : ProbabilityCases()) cases.push_back(c);
+  } else {
+    std::fprintf(stderr,
+                 "bce_bench: the library has no aclnnBinaryCrossEntropy: its cases are "
+                 "not registered\n");
+  }
+  for (const Case& c : cases) {
     const std::string name = std::string(c.op) + "/" + layout_names[c.layout] + "/" +
                              TypeName(c.type) + "/" + reductions[c.reduction] + "/" +
                              weight_names[c.weights];
-    benchmark::internal::Benchmark* bench = benchmark::RegisterBenchmark(
-        name.c_str(), BM_Op, &Op(c.op), c.type, c.reduction, c.weights, c.layout);
+    benchmark::internal::Benchmark* bench =
+        benchmark::RegisterBenchmark(name.c_str(), BM_Op, &Op(c.op), c.type, c.reduction, c.weights,
+                                     c.layout, OfProbabilities(c.op));
     for (int64_t size : c.sizes) bench->Arg(size);
     bench->UseRealTime()->Unit(benchmark::kMicrosecond);
   }

@@ -5,8 +5,8 @@ Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--re
                                             [--cases REGEX] [--markdown OUT.md] [--plot OUT.png]
 Runs BUILD_DIR/bench/bce_bench (its cases are the table's: every name reads
 op/layout/dtype/reduction/weights/N) with OPENACLNN_NUM_THREADS set, times PyTorch's
-binary_cross_entropy_with_logits (or autograd's backward alone) on the same problems with the same
-thread count, and divides each rate by the limit of that case's own memory traffic at the STREAM
+binary_cross_entropy_with_logits, or binary_cross_entropy for aclnnBinaryCrossEntropy's cases (or
+autograd's backward alone) on the same problems with the same thread count, and divides each rate by the limit of that case's own memory traffic at the STREAM
 triad bandwidth that the same bce_bench run measured: every operand the op must read once, plus
 the output (STREAM's convention: no write-allocate traffic). Every rate is the best of
 --repetitions runs: on a shared machine neighbours only ever slow a run down. About 5 minutes for
@@ -28,7 +28,11 @@ from run_stamp import cpu_model, source_commit, stamp
 
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
 OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target",
-            "fused": "loss + grad, one pass", "two_calls": "loss + grad, two calls"}
+            "fused": "loss + grad, one pass", "two_calls": "loss + grad, two calls",
+            "binary_cross_entropy": "BCE (probabilities) loss",
+            "binary_cross_entropy_backward": "BCE (probabilities) grad self"}
+# The binary cross entropy's ops (self holds probabilities) and the with-logits op each mirrors.
+PROBABILITY_OPS = {"binary_cross_entropy": "bce", "binary_cross_entropy_backward": "grad_self"}
 
 
 def rate(benchmark):
@@ -83,37 +87,47 @@ def bytes_per_element(case):
     if case["op"] in ("fused", "two_calls"):
         return ELEM[case["dtype"]] * (2 + (case["weights"] == "full") + 1 +
                                       (case["reduction"] == "none"))
-    reads = 1 + (case["op"] != "grad_target") + (case["weights"] == "full")
-    reads += case["op"] != "bce" and case["reduction"] == "none"
-    writes = case["op"] != "bce" or case["reduction"] == "none"
+    op = PROBABILITY_OPS.get(case["op"], case["op"])
+    reads = 1 + (op != "grad_target") + (case["weights"] == "full")
+    reads += op != "bce" and case["reduction"] == "none"
+    writes = op != "bce" or case["reduction"] == "none"
     return ELEM[case["dtype"]] * (reads + writes)
 
 
 def torch_rate(torch, case, threads, repetitions):
     """PyTorch's (wall-clock, CPU-time) rates for the forward, or for autograd's backward alone
     (the forward it needs runs once, outside the timing); None where PyTorch cannot run the case
-    (fp16 on the CPU)."""
+    (fp16 on the CPU). The binary cross entropy's cases take probabilities in (0, 1) and
+    binary_cross_entropy, whose per-class weight is a [100] weight."""
     torch.set_num_threads(threads)
     tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
     n, rows = case["n"], case["n"] // 100
     transposed = case["layout"] != "contiguous"
     shape = (100, rows) if transposed else (rows, 100)
-    x = (torch.rand(shape) * 16 - 8).to(tdt)
+    probabilities = case["op"] in PROBABILITY_OPS
+    x = torch.rand(shape) * 0.999 + 0.0005 if probabilities else torch.rand(shape) * 16 - 8
+    x = x.to(tdt)
     t = torch.rand(shape).to(tdt)
     if transposed:
         x, t = x.t(), t.t()
     w = torch.rand((rows, 100)).to(tdt) if case["weights"] == "full" else None
     p = (torch.rand(100) + 0.5).to(tdt) if case["weights"] == "perclass" else None
-    f = torch.nn.functional.binary_cross_entropy_with_logits
+    if probabilities:
+        w = p if p is not None else w
+        f = lambda x, t, weight, pos_weight, reduction: torch.nn.functional.binary_cross_entropy(
+            x, t, weight=weight, reduction=reduction)
+    else:
+        f = torch.nn.functional.binary_cross_entropy_with_logits
+    op = PROBABILITY_OPS.get(case["op"], case["op"])
     try:
-        if case["op"] == "bce":
+        if op == "bce":
             call = lambda: f(x, t, weight=w, pos_weight=p, reduction=case["reduction"])
-        elif case["op"] in ("fused", "two_calls"):  # a training step: forward, then backward
+        elif op in ("fused", "two_calls"):  # a training step: forward, then backward
             x.requires_grad_(True)
             call = lambda: f(x, t, weight=w, pos_weight=p, reduction=case["reduction"]).sum(
             ).backward()
         else:
-            wrt = x if case["op"] == "grad_self" else t
+            wrt = x if op == "grad_self" else t
             wrt.requires_grad_(True)
             loss = f(x, t, weight=w, pos_weight=p, reduction=case["reduction"])
             g = torch.rand(loss.shape, dtype=tdt) + 0.5
@@ -182,8 +196,9 @@ def table(rows):
 
 
 def summaries(rows):
-    """The issue's derived figures: the small call in microseconds, and the narrow types' element
-    rate against fp32's on the same problem (wall clock; CPU time in parentheses)."""
+    """The issues' derived figures: the small call in microseconds, the narrow types' element
+    rate against fp32's on the same problem, and the binary cross entropy's against the
+    with-logits op of the same kind on the same problem (wall clock; CPU time in parentheses)."""
     lines = []
     by_key = {(c["op"], c["layout"], c["dtype"], c["reduction"], c["weights"], c["n"], th): ours
               for c, th, ours, _, _ in rows}
@@ -193,6 +208,13 @@ def summaries(rows):
                          "synchronize): %.2f us (%.2f us of CPU)" % (
                              OP_TITLE[op], reduction, weights, n, threads, n / ours[0] / 1e3,
                              n / ours[1] / 1e3))
+        mirrored = by_key.get((PROBABILITY_OPS.get(op), layout, dtype, reduction, weights, n,
+                               threads))
+        if mirrored:
+            lines.append("- %s %s %s %s %s N = %s, %d threads: element rate / %s's = %.2f "
+                         "(%.2f)" % (OP_TITLE[op], layout, dtype, reduction, weights, short(n),
+                                     threads, OP_TITLE[PROBABILITY_OPS[op]], ours[0] / mirrored[0],
+                                     ours[1] / mirrored[1]))
         if dtype != "fp32":
             fp32 = by_key.get((op, layout, "fp32", reduction, weights, n, threads))
             if fp32:
@@ -298,7 +320,7 @@ def plot(pyplot, rows, bandwidths, machine, torch_version, path):
     triads = ", ".join("%d thread%s: STREAM triad %.1f GB/s" % (t, "s" * (t > 1),
                                                                   bandwidths[t] / 1e9)
                        for t in thread_counts)
-    figure.suptitle("BCE with logits, contiguous fp32, no weights: element rate against N "
+    figure.suptitle("Contiguous fp32, no weights: element rate against N "
                     "(wall clock, best of the run's repetitions)\nCPU: %s; %s; PyTorch %s" % (
                         machine, triads, torch_version), fontsize=10)
     figure.tight_layout(rect=(0, 0 if spare else 0.07 if lines > 1 else 0.11, 1, 1))

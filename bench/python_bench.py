@@ -1,7 +1,10 @@
 """The Python package against PyTorch, as ratios measured side by side in one run:
 
 - per-call cost at N = 1e3 (the mean loss of fp32 torch tensors, and of NumPy arrays);
-- a training step, `loss = f(x, t); loss.backward()`, fp32, N = 1e6 and 1e7, 2 threads.
+- a training step, `loss = f(x, t); loss.backward()`, fp32, N = 1e6 and 1e7, 2 threads;
+- binary_cross_entropy (probabilities) against torch.nn.functional.binary_cross_entropy, fp32,
+  N = 1e3, 1e5, 1e6 and 1e7, 2 threads: the mean loss, its backward alone through autograd, and
+  the training step.
 
 Each figure is the best of several interleaved repetitions (neighbours on a shared machine only
 ever slow a run down). Prints a Markdown table for docs/performance.md.
@@ -69,9 +72,34 @@ def training_rows():
     return rows
 
 
+def probability_rows():
+    """binary_cross_entropy's forward (mean), backward alone (autograd, the forward outside the
+    timing) and training step, x in (0, 1)."""
+    rows = []
+    for n in (10**3, 10**5, 10**6, 10**7):
+        gen = torch.Generator().manual_seed(2)
+        x = (torch.rand(n, generator=gen) * 0.999 + 0.0005).requires_grad_()
+        t = torch.rand(n, generator=gen)
+        number = max(1, 10**7 // n) if n > 10**3 else 2000
+        theirs_fn, ours_fn = F.binary_cross_entropy, openaclnn.binary_cross_entropy
+        with torch.no_grad():
+            forward = side_by_side(lambda: theirs_fn(x, t), lambda: ours_fn(x, t), number)
+        theirs_loss, ours_loss = theirs_fn(x, t), ours_fn(x, t)
+        backward = side_by_side(
+            lambda: torch.autograd.grad(theirs_loss, x, retain_graph=True),
+            lambda: torch.autograd.grad(ours_loss, x, retain_graph=True), number)
+        step = side_by_side(training_step(theirs_fn, x, t), training_step(ours_fn, x, t), number)
+        rows += [("binary_cross_entropy, mean loss, fp32", n, *forward),
+                 ("binary_cross_entropy, backward alone, fp32", n, *backward),
+                 ("binary_cross_entropy, training step, fp32", n, *step)]
+    return rows
+
+
 def main():
     torch.set_num_threads(THREADS)
     rows = per_call_rows() + training_rows()
+    if hasattr(openaclnn, "binary_cross_entropy"):
+        rows += probability_rows()
     print(f"openaclnn {openaclnn.__version__}, PyTorch {torch.__version__}, {THREADS} threads")
     print()
     print("| case | N | PyTorch | openaclnn | openaclnn / PyTorch time | speed-up |")

@@ -5,7 +5,11 @@
 // and `mixed` (fp32 only: issue 9's accuracy inputs, |x| log-uniform over [1e-6, 120], a third of
 // the targets hard labels, w in [0, 4], p in [0, 8]), so a kernel whose cost depends on the
 // inputs (a rare exact path, a range split) is timed on both; and `zero_logits` (fp32, x = 0,
-// t = 0.5: exact zero self gradients, which once took the exact path lane by lane).
+// t = 0.5: exact zero self gradients, which once took the exact path lane by lane). The binary
+// cross entropy's kinds (binary_cross_entropy, _backward) take probabilities instead of logits:
+// ramp x in (0, 1) (falling where the target rises: x - t is rarely 0), mixed x log-uniform over
+// [1e-6, 1] or 1 minus that, the same targets, w and g; their weight is w alone (the family has no
+// pos_weight).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -50,9 +54,10 @@ struct Inputs {
   std::vector<uint16_t> x, t, w, p, g;
 };
 
-Inputs RampInputs(FloatType type) {
-  return {Ramp(type, -8.0f, 8.0f), Ramp(type, 0.0f, 1.0f), Ramp(type, 0.0f, 2.0f),
-          Ramp(type, 0.5f, 3.0f), Ramp(type, -1.0f, 1.0f)};
+Inputs RampInputs(FloatType type, LossFamily family = LossFamily::kBceWithLogits) {
+  const bool logits = family == LossFamily::kBceWithLogits;
+  return {logits ? Ramp(type, -8.0f, 8.0f) : Ramp(type, 0.9995f, -0.0005f), Ramp(type, 0.0f, 1.0f),
+          Ramp(type, 0.0f, 2.0f), Ramp(type, 0.5f, 3.0f), Ramp(type, -1.0f, 1.0f)};
 }
 
 // The first step of a zero-initialised model under label smoothing: every logit 0, every target
@@ -69,13 +74,18 @@ Inputs ZeroLogitInputs() {
 // The input sets: ramp (any dtype), and for fp32 mixed and zero_logits.
 enum class InputSet { kRamp, kMixed, kZeroLogits };
 
-Inputs MixedInputs() {
+Inputs MixedInputs(LossFamily family) {
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   auto uniform = [&](float high) {
     return [&unit, high](std::mt19937& rng) { return high * unit(rng); };
   };
+  const bool logits = family == LossFamily::kBceWithLogits;
   return {Random(1,
                  [&](std::mt19937& rng) {
+                   if (!logits) {
+                     const float p = 1e-6f * std::pow(1e6f, unit(rng));
+                     return unit(rng) < 0.5f ? p : 1.0f - p;
+                   }
                    const float magnitude = 1e-6f * std::pow(1.2e8f, unit(rng));
                    return unit(rng) < 0.5f ? -magnitude : magnitude;
                  }),
@@ -88,12 +98,21 @@ Inputs MixedInputs() {
           Random(5, [&](std::mt19937& rng) { return 2.0f * unit(rng) - 1.0f; })};
 }
 
+// A family's tile on the best target, or its scalar definition.
+using TileFunction = Partial (*)(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                                 int64_t count, const TileOutput& output, bool sum,
+                                 const TileOutput& gradient);
+TileFunction TileOf(LossFamily family, bool scalar) {
+  if (family == LossFamily::kBceWithLogits) return scalar ? EvaluateTileScalar : EvaluateTile;
+  return scalar ? EvaluateBinaryCrossEntropyTileScalar : EvaluateBinaryCrossEntropyTile;
+}
+
 template <bool kScalar>
-void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weighted, bool sum,
-             InputSet set) {
-  const Inputs in = set == InputSet::kMixed        ? MixedInputs()
+void BM_Tile(benchmark::State& state, LossFamily family, LossKind kind, FloatType type,
+             bool weighted, bool sum, InputSet set) {
+  const Inputs in = set == InputSet::kMixed        ? MixedInputs(family)
                     : set == InputSet::kZeroLogits ? ZeroLogitInputs()
-                                                   : RampInputs(type);
+                                                   : RampInputs(type, family);
   const std::vector<uint16_t>&x = in.x, &t = in.t, &w = in.w, &p = in.p, &g = in.g;
   std::vector<uint16_t> out(x.size());
   TileInputs inputs;
@@ -102,12 +121,12 @@ void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weight
   inputs.operand[kGradOutput] = {g.data(), type, false};
   if (weighted) {
     inputs.operand[kWeight] = {w.data(), type, false};
-    inputs.operand[kPosWeight] = {p.data(), type, false};
+    if (family == LossFamily::kBceWithLogits) inputs.operand[kPosWeight] = {p.data(), type, false};
   }
   const TileOutput output{sum ? nullptr : out.data(), type};
+  const TileFunction tile = TileOf(family, kScalar);
   for (auto _ : state) {
-    const Partial total = kScalar ? EvaluateTileScalar(kind, 1.0, inputs, kCount, output, sum)
-                                  : EvaluateTile(kind, 1.0, inputs, kCount, output, sum);
+    const Partial total = tile(kind, 1.0, inputs, kCount, output, sum, {});
     benchmark::DoNotOptimize(total.sum);
     benchmark::ClobberMemory();
   }
@@ -118,10 +137,14 @@ void BM_Tile(benchmark::State& state, LossKind kind, FloatType type, bool weight
 void Register() {
   const struct {
     const char* name;
+    LossFamily family;
     LossKind kind;
-  } kinds[] = {{"loss", LossKind::kLoss},
-               {"grad_self", LossKind::kGradSelf},
-               {"grad_target", LossKind::kGradTarget}};
+  } kinds[] = {
+      {"loss", LossFamily::kBceWithLogits, LossKind::kLoss},
+      {"grad_self", LossFamily::kBceWithLogits, LossKind::kGradSelf},
+      {"grad_target", LossFamily::kBceWithLogits, LossKind::kGradTarget},
+      {"binary_cross_entropy", LossFamily::kBinaryCrossEntropy, LossKind::kLoss},
+      {"binary_cross_entropy_backward", LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf}};
   const struct {
     const char* name;
     FloatType type;
@@ -134,18 +157,21 @@ void Register() {
           for (const InputSet set : {InputSet::kRamp, InputSet::kMixed, InputSet::kZeroLogits}) {
             const bool fp32 = type.type == FloatType::kFloat32;
             if (set != InputSet::kRamp && !fp32) continue;
-            if (set == InputSet::kZeroLogits && (weighted || sum)) continue;
+            if (set == InputSet::kZeroLogits &&
+                (weighted || sum || kind.family != LossFamily::kBceWithLogits)) {
+              continue;
+            }
             const char* set_name = set == InputSet::kMixed        ? "/mixed"
                                    : set == InputSet::kZeroLogits ? "/zero_logits"
                                                                   : "/ramp";
             const std::string name = std::string("tile/") + kind.name + "/" + type.name +
                                      (weighted ? "/weights" : "/noweight") +
                                      (sum ? "/sum" : "/store") + set_name;
-            benchmark::RegisterBenchmark(name.c_str(), BM_Tile<false>, kind.kind, type.type,
-                                         weighted, sum, set);
+            benchmark::RegisterBenchmark(name.c_str(), BM_Tile<false>, kind.family, kind.kind,
+                                         type.type, weighted, sum, set);
             if (fp32 && !weighted && set != InputSet::kZeroLogits) {
-              benchmark::RegisterBenchmark((name + "/scalar").c_str(), BM_Tile<true>, kind.kind,
-                                           type.type, weighted, sum, set);
+              benchmark::RegisterBenchmark((name + "/scalar").c_str(), BM_Tile<true>, kind.family,
+                                           kind.kind, type.type, weighted, sum, set);
             }
           }
         }

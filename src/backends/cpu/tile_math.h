@@ -57,12 +57,17 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
 // reference value where an input is not finite), summed in double-double in the block order.
 math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
 
-// EvaluateTile and ExactTileSum of the binary cross entropy family (kinds kLoss and kGradSelf; no
-// fused gradient).
+// EvaluateTile, EvaluateTileScalar and ExactTileSum of the binary cross entropy family (kinds
+// kLoss and kGradSelf; no fused gradient): its best SIMD target
+// (simd/binary_cross_entropy_tile.cc), bitwise the same as its element-at-a-time definition.
 Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
                                        const TileInputs& inputs, int64_t count,
                                        const TileOutput& output, bool sum,
                                        const TileOutput& gradient = {});
+Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
+                                             const TileInputs& inputs, int64_t count,
+                                             const TileOutput& output, bool sum,
+                                             const TileOutput& gradient = {});
 math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count);
 
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).

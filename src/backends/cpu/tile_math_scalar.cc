@@ -16,10 +16,10 @@ math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
   return cpu::ExactTileElementsSum<BceWithLogitsFamily>(inputs, count);
 }
 
-Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
-                                       const TileInputs& inputs, int64_t count,
-                                       const TileOutput& output, bool sum,
-                                       const TileOutput& gradient) {
+Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
+                                             const TileInputs& inputs, int64_t count,
+                                             const TileOutput& output, bool sum,
+                                             const TileOutput& gradient) {
   return cpu::EvaluateTileElements<BinaryCrossEntropyFamily>(kind, gradient_scale, inputs, count,
                                                              output, sum, gradient);
 }

@@ -78,9 +78,14 @@ namespace openaclnn {
 HWY_EXPORT(TargetNameImpl);
 HWY_EXPORT(SettlesLossBitsImpl);
 
+TileStaging& ThreadTileStaging() {
+  thread_local TileStaging staging;
+  return staging;
+}
+
 Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, bool sum, const TileOutput& gradient) {
-  thread_local TileStaging staging;
+  TileStaging& staging = ThreadTileStaging();
   switch (kind) {
     case LossKind::kLoss:
       if (gradient.data != nullptr) {

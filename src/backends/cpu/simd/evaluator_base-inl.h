@@ -34,13 +34,15 @@ inline bool InScaleRange(double scale) {
   return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
 }
 
-// What both evaluators share: the operands a kind reads (sources, each a SourceT), how a step loads
-// them, and the per-element paths their rare lanes take out of line. kFused (with kLoss): the self
-// gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
-// compiler folds away (x * 1 is x).
-template <LossKind kKind, bool kFused, bool kUnweighted, class SourceT>
+// What every evaluator shares: the operands a kind reads (sources, each a SourceT), how a step
+// loads them, and the per-element paths their rare lanes take out of line, through the family's
+// element functions (Family: a family struct, kernels/loss_families.h). kFused (with kLoss): the
+// self gradient too. kUnweighted: weight and pos_weight are absent, and read as the constant 1 the
+// compiler folds away (x * 1 is x), as is every operand kOperandsRead leaves out.
+template <class Family, LossKind kKind, bool kFused, bool kUnweighted, class SourceT,
+          OperandsRead kOperandsRead = OperandsReadBy(kKind, kFused, kUnweighted)>
 struct EvaluatorBase {
-  static constexpr OperandsRead kReads = OperandsReadBy(kKind, kFused, kUnweighted);
+  static constexpr OperandsRead kReads = kOperandsRead;
   static constexpr bool kWithGradient = kFused;
   static constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(D()));
   template <size_t kStep>
@@ -83,8 +85,8 @@ struct EvaluatorBase {
       in.x[j] = load(sources[kSelf], at);
       in.t[j] = kReads.target ? load(sources[kTarget], at) : one;
       in.g[j] = kReads.grad_output ? load(sources[kGradOutput], at) : one;
-      in.w[j] = kReads.weights ? load(sources[kWeight], at) : one;
-      in.p[j] = kReads.weights ? load(sources[kPosWeight], at) : one;
+      in.w[j] = kReads.weight ? load(sources[kWeight], at) : one;
+      in.p[j] = kReads.pos_weight ? load(sources[kPosWeight], at) : one;
     }
     if constexpr (kWide) WidenInto(in, i, whole);
     return in;
@@ -104,12 +106,12 @@ struct EvaluatorBase {
     in.x64 = widen(in.x, kSelf, true);
     in.t64 = widen(in.t, kTarget, kReads.target);
     in.g64 = widen(in.g, kGradOutput, kReads.grad_output);
-    in.w64 = widen(in.w, kWeight, kReads.weights);
-    in.p64 = widen(in.p, kPosWeight, kReads.weights);
+    in.w64 = widen(in.w, kWeight, kReads.weight);
+    in.p64 = widen(in.p, kPosWeight, kReads.pos_weight);
   }
 
-  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p finite and >= 0
-  // (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
+  // Whether the step's loss terms are all non-negative: t in [0, 1], w and p (where read) finite
+  // and >= 0 (NonNegativeLoss64), each an unsigned range of the float's bits (-0 is outside it).
   template <size_t kStep, bool kWide>
   static bool NonNegativeTerms(const Operands<kStep, kWide>& in) {
     auto lanes = NonNegativeLanes(in, 0);
@@ -118,29 +120,32 @@ struct EvaluatorBase {
   }
   template <size_t kStep, bool kWide>
   static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
-    const hn::RebindToUnsigned<D> du;
-    const auto at_most = [&](V v, uint32_t high) {  // Highway 1.0 has no unsigned Le
-      return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
-    };
-    const auto lanes = at_most(in.t[j], kOneBits);  // bce_element.h's ranges
+    const auto lanes = AtMostBits(in.t[j], kOneBits);  // bce_element.h's ranges
     if constexpr (kUnweighted) return lanes;
-    return hn::And(
-        lanes, hn::And(at_most(in.w[j], kLargestFiniteBits), at_most(in.p[j], kLargestFiniteBits)));
+    const auto weight = AtMostBits(in.w[j], kLargestFiniteBits);
+    if constexpr (!kReads.pos_weight) return hn::And(lanes, weight);
+    return hn::And(lanes, hn::And(weight, AtMostBits(in.p[j], kLargestFiniteBits)));
+  }
+  // Lanes whose bits, unsigned, are at most `high`: v in [+0, the float of `high`].
+  static hn::Mask<D> AtMostBits(V v, uint32_t high) {
+    const hn::RebindToUnsigned<D> du;  // Highway 1.0 has no unsigned Le
+    return hn::RebindMask(D(), hn::Lt(hn::BitCast(du, v), hn::Set(du, high + 1)));
   }
 
-  // The lanes of the vector at `at` by the scalar loss-term definition (out of line: the rare
-  // non-finite case); lanes past the tile are 0.
+  // The lanes of the vector at `at` by the family's scalar fp64 loss term (out of line: the rare
+  // case of an input outside the formulas' domain); lanes past the tile are 0.
   HWY_NOINLINE V ReferenceLanes(int64_t at) const {
     HWY_ALIGN float values[kLanes] = {};
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
-      values[lane] = static_cast<float>(BceLossTerm(ElementAt(at + lane)).value);
+      values[lane] =
+          static_cast<float>(Family::LossTerm(ElementAt(at + lane), false, kUnweighted).value);
     }
     return hn::Load(D(), values);
   }
 
   // The lanes of the vector at `at` that the estimates left unsettled (settled lanes 0)
-  // recomputed by the scalar element function from the inputs in memory; out of line, so the
-  // common path keeps its registers. Lanes past the tile are left as they are.
+  // recomputed by the family's scalar element function from the inputs in memory; out of line, so
+  // the common path keeps its registers. Lanes past the tile are left as they are.
   HWY_NOINLINE V SettleLanes(LossKind kind, FloatType type, V settled, int64_t at,
                              V rounded) const {
     HWY_ALIGN float values[kLanes];
@@ -149,7 +154,7 @@ struct EvaluatorBase {
     hn::Store(settled, D(), settled_lanes);
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
       if (BitCast<uint32_t>(settled_lanes[lane]) != 0) continue;
-      values[lane] = BceElement(kind, scale64, ElementAt(at + lane), type);
+      values[lane] = Family::Element(kind, scale64, ElementAt(at + lane), type);
     }
     return hn::Load(D(), values);
   }
@@ -160,8 +165,8 @@ struct EvaluatorBase {
     element.x = sources[kSelf].Element(k);
     element.t = kReads.target ? sources[kTarget].Element(k) : 1.0f;
     element.g = kReads.grad_output ? sources[kGradOutput].Element(k) : 1.0f;
-    element.w = kReads.weights ? sources[kWeight].Element(k) : 1.0f;
-    element.p = kReads.weights ? sources[kPosWeight].Element(k) : 1.0f;
+    element.w = kReads.weight ? sources[kWeight].Element(k) : 1.0f;
+    element.p = kReads.pos_weight ? sources[kPosWeight].Element(k) : 1.0f;
     return element;
   }
 };

@@ -61,10 +61,10 @@ using Fp32LaneSource = std::conditional_t<kUnweighted || !kFused, NarrowSource<k
 // them in the loop (traced fp16 loop of the weighted loss in fp64: 221 vector instructions against
 // 237).
 template <LossKind kKind, bool kFused, bool kUnweighted, SharedType kShared>
-struct Fp32LaneEvaluator
-    : EvaluatorBase<kKind, kFused, kUnweighted, Fp32LaneSource<kFused, kUnweighted, kShared>> {
+struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted,
+                                         Fp32LaneSource<kFused, kUnweighted, kShared>> {
   using SourceT = Fp32LaneSource<kFused, kUnweighted, kShared>;
-  using Base = EvaluatorBase<kKind, kFused, kUnweighted, SourceT>;
+  using Base = EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted, SourceT>;
   using Base::kLanes;
   using Base::targets;
   static constexpr SharedType kStoredAs = kShared;

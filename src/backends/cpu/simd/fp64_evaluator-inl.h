@@ -14,7 +14,7 @@
 #endif
 
 #include "backends/cpu/simd/evaluator_base-inl.h"
-#include "backends/cpu/simd/rounding_bits-inl.h"
+#include "backends/cpu/simd/fp64_rounding-inl.h"
 #include "hwy/highway.h"
 #include "kernels/bce_element.h"
 #include "kernels/bce_math.h"
@@ -79,12 +79,13 @@ struct Fp32Transcendentals {
 // (the fused 16-bit pass where it stores the loss) the loss takes the 16-bit bit test, and the sums
 // are the caller's (SumTerms32).
 template <LossKind kKind, bool kFused, bool kUnweighted, class SourceT, class TranscendentalPolicy>
-struct Fp64Formulas {
-  using Eval = EvaluatorBase<kKind, kFused, kUnweighted, SourceT>;
+struct Fp64Formulas
+    : Fp64Rounding<EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted, SourceT>> {
+  using Eval = EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted, SourceT>;
+  using Fp64Rounding<Eval>::eval;
   static constexpr bool kOnFp32 = TranscendentalPolicy::kFp32;
   static constexpr double kLogError = TranscendentalPolicy::kLogError;
   static constexpr double kSigmoidError = TranscendentalPolicy::kSigmoidError;
-  const Eval& eval;
 
   // The fp64 formulas' results of the step.
   template <size_t kStep>
@@ -104,12 +105,12 @@ struct Fp64Formulas {
       }
       if (!every_p_is_one) log_term = TranscendentalPolicy::Of(in, true, false).log_term;
       const auto estimate = GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
-      if (kUnweighted && eval.scale_is_power_of_two && NonZeroFinite(estimate.value)) {
+      if (kUnweighted && eval.scale_is_power_of_two && this->NonZeroFinite(estimate.value)) {
         // -x*g*scale: a product of two fp32 values, times a power of two, is exact in fp64.
-        results.value = RoundExact<kStep>(estimate.value, eval.targets.value_type);
+        results.value = this->template RoundExact<kStep>(estimate.value, eval.targets.value_type);
       } else {
-        results.value =
-            Settle<kStep>(estimate, i, LossKind::kGradTarget, eval.targets.value_type, open);
+        results.value = this->template Settle<kStep>(estimate, i, LossKind::kGradTarget,
+                                                     eval.targets.value_type, open);
       }
     } else {
       const auto& t64 = in.t64;
@@ -130,26 +131,28 @@ struct Fp64Formulas {
             // The interval test where the bit test leaves a vector open takes Loss64's bound,
             // kLossError32 of the log term alone (not of the whole value, much looser where the
             // linear term dominates).
-            results.value = SettleRelative16<kStep>(value, i, eval.targets.value_type, open, [&] {
-              return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
-            });
+            results.value = this->template SettleRelative16<kStep>(
+                value, i, eval.targets.value_type, open,
+                [&] { return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError); });
           } else if (eval.targets.store_value) {
-            results.value =
-                eval.targets.value_type == FloatType::kFloat32
-                    ? SettleRelative<kStep>(value, i)
-                    : Settle<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64), i,
-                                    LossKind::kLoss, eval.targets.value_type, open);
+            results.value = eval.targets.value_type == FloatType::kFloat32
+                                ? this->template SettleRelative<kStep>(value, i)
+                                : this->template Settle<kStep>(
+                                      NonNegativeEstimate64<O64>(value, math::kEstimateError64), i,
+                                      LossKind::kLoss, eval.targets.value_type, open);
           }
           if (!kOnFp32 && eval.targets.sum) {
-            results.sum = SumTerms<kStep>(NonNegativeEstimate64<O64>(value, math::kEstimateError64),
-                                          i, &results.bound);
+            results.sum = this->template SumTerms<kStep>(
+                NonNegativeEstimate64<O64>(value, math::kEstimateError64), i, &results.bound);
           }
         } else {
           const auto loss = Loss64<O64>(x64, t64, w64, p64, log_term, kLogError);
           if (eval.targets.store_value) {
-            results.value = Settle<kStep>(loss, i, LossKind::kLoss, eval.targets.value_type, open);
+            results.value = this->template Settle<kStep>(loss, i, LossKind::kLoss,
+                                                         eval.targets.value_type, open);
           }
-          if (!kOnFp32 && eval.targets.sum) results.sum = SumTerms<kStep>(loss, i, &results.bound);
+          if (!kOnFp32 && eval.targets.sum)
+            results.sum = this->template SumTerms<kStep>(loss, i, &results.bound);
         }
       }
       if constexpr (kReciprocal) {
@@ -157,157 +160,20 @@ struct Fp64Formulas {
         const auto estimate = GradSelf64<O64>(x64, t64, w64, p64, in.g64, scale, transcendentals.e,
                                               transcendentals.reciprocal, kSigmoidError);
         auto& out = kKind == LossKind::kGradSelf ? results.value : results.gradient;
-        out = Settle<kStep>(
+        out = this->template Settle<kStep>(
             estimate, i, LossKind::kGradSelf,
             kKind == LossKind::kGradSelf ? eval.targets.value_type : eval.targets.gradient_type,
             open);
       }
     }
   }
-
-  // Whether every lane of `value` is finite and not zero. Zeros and non-finite values keep the
-  // rounding test, whose exact path gives them the reference's sign and NaN.
-  template <size_t kParts>
-  static bool NonZeroFinite(const Wide64<kParts>& value) {
-    auto lanes = hn::And(hn::IsFinite(value.part[0]), hn::Ne(value.part[0], hn::Zero(D64())));
-    for (size_t k = 1; k < kParts; ++k) {
-      lanes = hn::And(lanes,
-                      hn::And(hn::IsFinite(value.part[k]), hn::Ne(value.part[k], hn::Zero(D64()))));
-    }
-    return hn::AllTrue(D64(), lanes);
-  }
-
-  // Exact fp64 values rounded once to `type`, to nearest even as the exact path rounds: fp32 by
-  // the conversion, 16-bit types onto their grid in fp64 (whose points fp32 holds exactly).
-  template <size_t kStep>
-  static Vectors<kStep> RoundExact(const Wide64<2 * kStep>& value, FloatType type) {
-    const Grid grid = GridOf(type);
-    const Wide64<2 * kStep> rounded =
-        type == FloatType::kFloat32
-            ? value
-            : WideOps64<2 * kStep>::RoundToGrid(value, grid.precision, grid.min_exponent);
-    Vectors<kStep> values;
-    for (size_t j = 0; j < kStep; ++j) values[j] = Narrow(rounded, j);
-    return values;
-  }
-
-  // The estimates of the step at i rounded to `type`, with the lanes whose rounding they leave
-  // open recomputed. The rounding test rounds both ends of the error interval to `type` (fp16,
-  // bf16: onto its grid in fp64, exactly representable in fp32) and compares them as fp32, bit for
-  // bit (-0 and +0 differ) and as numbers (NaN, from a non-finite input, is open): where they are
-  // the same, so is every value between them, and the lower end is the result.
-  template <size_t kStep>
-  Vectors<kStep> Settle(const Estimate64<WideOps64<2 * kStep>>& estimate, int64_t i, LossKind kind,
-                        FloatType type, bool* open, const bool* skip = nullptr) const {
-    using O64 = WideOps64<2 * kStep>;
-    auto [low, high] = ErrorInterval(estimate);
-    const Grid grid = GridOf(type);
-    const bool on_grid = type != FloatType::kFloat32;
-    if (on_grid && !kGridIn32) {
-      low = O64::RoundToGrid(low, grid.precision, grid.min_exponent);
-      high = O64::RoundToGrid(high, grid.precision, grid.min_exponent);
-    }
-    Vectors<kStep> values;
-    for (size_t j = 0; j < kStep; ++j) {
-      if (skip != nullptr && skip[j]) {  // settled already: SettleRelative16 keeps its own value
-        values[j] = hn::Zero(D());
-        continue;
-      }
-      V upper;
-      if (!on_grid || !GridIn32(low, high, j, grid, &values[j], &upper)) {
-        values[j] = Narrow(low, j);
-        upper = Narrow(high, j);
-      }
-      const hn::RebindToSigned<D> di;
-      const auto settled =
-          hn::And(hn::Eq(values[j], upper),
-                  hn::RebindMask(D(), hn::Eq(hn::BitCast(di, values[j]), hn::BitCast(di, upper))));
-      if (HWY_LIKELY(hn::AllTrue(D(), settled))) continue;
-      if (open != nullptr) {
-        *open = true;
-        continue;
-      }
-      values[j] = eval.SettleLanes(kind, type, hn::VecFromMask(D(), settled),
-                                   i + static_cast<int64_t>(j) * Eval::kLanes, values[j]);
-    }
-    return values;
-  }
-
-  // Settle for fp32 results of non-negative loss values (NonNegativeEstimate64): where the bit
-  // test (FarFromBoundaries, InNormalRange) settles every lane, the values' own rounding;
-  // a step that it leaves open (zeros, tiny or huge values, a value near a boundary: about 2^-17
-  // of random lanes) takes the interval test, Settle.
-  template <size_t kStep>
-  Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i) const {
-    Vectors<kStep> values;
-    bool settled = true;
-    for (size_t j = 0; j < kStep; ++j) {
-      values[j] = Narrow(value, j);
-      settled =
-          settled &&
-          hn::AllTrue(D64(),
-                      hn::And(FarFromBoundaries<24, math::kLossReach>(value.part[2 * j]),
-                              FarFromBoundaries<24, math::kLossReach>(value.part[2 * j + 1]))) &&
-          hn::AllTrue(D(), InNormalRange(values[j], kFp32LeastNormalBits, kFp32InfinityBits));
-    }
-    if (HWY_LIKELY(settled)) return values;
-    return Settle<kStep>(NonNegativeEstimate64<WideOps64<2 * kStep>>(value, math::kEstimateError64),
-                         i, LossKind::kLoss, FloatType::kFloat32, nullptr);
-  }
-
-  // Settle on fp32 transcendentals, for non-negative loss values, whose bound is within
-  // kLossError32 of the value, in the 16-bit `type`: the bit test (SettledOnGrid16) per float
-  // vector; a vector where it leaves any lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16
-  // ones, and values outside the type's range) takes the interval test of `estimate()`, Settle
-  // (where that leaves a lane open: *open, and the step is evaluated again in fp64).
-  template <size_t kStep, class EstimateOp>
-  Vectors<kStep> SettleRelative16(const Wide64<2 * kStep>& value, int64_t i, FloatType type,
-                                  bool* open, EstimateOp estimate) const {
-    Vectors<kStep> values;
-    bool settled[kStep];
-    bool all = true;
-    for (size_t j = 0; j < kStep; ++j) {
-      settled[j] = SettledOnGrid16(value.part[2 * j], value.part[2 * j + 1], type,
-                                   FarFrom16Boundaries, &values[j]);
-      all = all && settled[j];
-    }
-    if (HWY_LIKELY(all)) return values;
-    const Vectors<kStep> tested =
-        Settle<kStep>(estimate(), i, LossKind::kLoss, type, open, settled);
-    for (size_t j = 0; j < kStep; ++j) {
-      if (!settled[j]) values[j] = tested[j];
-    }
-    return values;
-  }
-
-  // The loss estimates of the step at i as mean/sum add them, with `bound` their bounds: where an
-  // input is not finite (the bound is then not finite) the lanes take the reference value, as
-  // BceLossTerm says.
-  template <size_t kStep>
-  Wide64<2 * kStep> SumTerms(const Estimate64<WideOps64<2 * kStep>>& loss, int64_t i,
-                             Wide64<2 * kStep>* bound) const {
-    Wide64<2 * kStep> values = loss.value;
-    *bound = loss.bound;
-    for (size_t j = 0; j < kStep; ++j) {
-      V64& lower = values.part[2 * j];
-      V64& upper = values.part[2 * j + 1];
-      // Not finite: NaN (BceLossTerm), or the bound of a non-finite value.
-      const auto first = hn::Not(hn::IsFinite(loss.bound.part[2 * j]));
-      const auto second = hn::Not(hn::IsFinite(loss.bound.part[2 * j + 1]));
-      if (HWY_LIKELY(hn::AllFalse(D64(), hn::Or(first, second)))) continue;
-      const V reference = eval.ReferenceLanes(i + static_cast<int64_t>(j) * Eval::kLanes);
-      lower = hn::IfThenElse(first, Lower64(reference), lower);
-      upper = hn::IfThenElse(second, Upper64(reference), upper);
-    }
-    return values;
-  }
 };
 
 // A loss kind's evaluator of kStep float vectors at once by the fp64 formulas, on operands staged
 // as contiguous fp32 (Source).
 template <LossKind kKind, bool kFused, bool kUnweighted>
-struct Fp64Evaluator : EvaluatorBase<kKind, kFused, kUnweighted, Source> {
-  using Base = EvaluatorBase<kKind, kFused, kUnweighted, Source>;
+struct Fp64Evaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted, Source> {
+  using Base = EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweighted, Source>;
   using SourceT = Source;
   using Formulas = Fp64Formulas<kKind, kFused, kUnweighted, Source, Fp64Transcendentals>;
   static constexpr SharedType kStoredAs = SharedType::kMixed;

@@ -116,18 +116,24 @@ inline void StageOperand(const TileOperand& operand, int64_t count, float* stage
 // Which input operands a kind reads (self always): the one statement that loading (Load,
 // ElementAt), staging (StageInputs) and the choice of a shared type (SharedTypeOf) follow. The
 // target gradient does not read the target, the loss (unless fused with the self gradient) not
-// gradOutput; weight and pos_weight are not read when both are absent (`unweighted`).
+// gradOutput; weight and pos_weight are not read when both are absent (`unweighted`). A family
+// without a pos_weight operand reads it nowhere (WithoutPosWeight).
 struct OperandsRead {
-  bool target, grad_output, weights;
+  bool target, grad_output, weight, pos_weight;
   constexpr bool Of(int which) const {
-    return which == kTarget                          ? target
-           : which == kGradOutput                    ? grad_output
-           : which == kWeight || which == kPosWeight ? weights
-                                                     : true;
+    return which == kTarget       ? target
+           : which == kGradOutput ? grad_output
+           : which == kWeight     ? weight
+           : which == kPosWeight  ? pos_weight
+                                  : true;
   }
 };
 constexpr OperandsRead OperandsReadBy(LossKind kind, bool fused, bool unweighted) {
-  return {kind != LossKind::kGradTarget, kind != LossKind::kLoss || fused, !unweighted};
+  return {kind != LossKind::kGradTarget, kind != LossKind::kLoss || fused, !unweighted,
+          !unweighted};
+}
+constexpr OperandsRead WithoutPosWeight(OperandsRead reads) {
+  return {reads.target, reads.grad_output, reads.weight, false};
 }
 
 // The operands a kind reads, each as a contiguous fp32 Source: in place where it is one, else

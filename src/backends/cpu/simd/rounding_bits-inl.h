@@ -70,20 +70,28 @@ HWY_INLINE hn::Mask<hn::ScalableTag<float>> InNormalRange(hn::Vec<hn::ScalableTa
 
 // The bit test of a 16-bit loss value (FarFromBoundaries with kLoss32Reach, InNormalRange) lane
 // by lane, and where it settles *rounded its rounding onto the type's grid, through fp32 (a value
-// that far from the grid's boundaries cannot cross one by rounding to fp32 first).
-template <class Far>
+// that far from the grid's boundaries cannot cross one by rounding to fp32 first). kSigned: values
+// of either sign, tested by their magnitudes (the grid is symmetric; RoundToGrid keeps the sign),
+// whose bound is a fraction of the magnitude: a zero, exact then, is settled in bf16 too.
+template <bool kSigned = false, class Far>
 HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
                                 hn::Vec<hn::ScalableTag<float>>* rounded) {
   const hn::Half<D> dh;
   const auto r = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
+  const auto magnitude = kSigned ? hn::Abs(r) : r;
   const bool fp16 = type == FloatType::kFloat16;
   // fp16: any r >= +0 below the limit (FarFrom16Boundaries takes fp16's subnormal grid too).
   const hn::RebindToUnsigned<D> du;
-  const auto in_range =
-      fp16 ? hn::RebindMask(D(), hn::Lt(hn::BitCast(du, r), hn::Set(du, kFp16LimitBits)))
-           : InNormalRange(r, kFp32LeastNormalBits, kBf16LimitBits);
+  auto in_range =
+      fp16 ? hn::RebindMask(D(), hn::Lt(hn::BitCast(du, magnitude), hn::Set(du, kFp16LimitBits)))
+           : InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits);
+  if constexpr (kSigned) in_range = hn::Or(in_range, hn::Eq(magnitude, hn::Zero(D())));
   const Grid grid = GridOf(type);
   *rounded = HwyOpsOf<D>::RoundToGrid(r, grid.precision, grid.min_exponent);
+  if constexpr (kSigned) {
+    lower = hn::Abs(lower);
+    upper = hn::Abs(upper);
+  }
   return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
          hn::AllTrue(D(), in_range);
 }

@@ -14,6 +14,8 @@ namespace openaclnn {
 struct TileStaging {
   alignas(64) float operand[kOut][kReductionBlock];
 };
+// This thread's TileStaging, which every family's tiles share.
+TileStaging& ThreadTileStaging();
 
 // EvaluateTile of kind kLoss without a gradient, kGradSelf and kGradTarget (whose results are
 // never summed), and the fused pass (kLoss with a gradient).

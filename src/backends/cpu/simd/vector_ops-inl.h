@@ -80,6 +80,35 @@ struct HwyOpsOf {
     (void)k;
     return value * Pow2NegSixteenths(rounded);
   }
+  // math::ScalarOpsOf::Significand and Exponent, lane by lane: a positive normal a's m in [1, 2),
+  // and its k held as T (the biased exponent field added to kMagic's bits, the constant part
+  // subtracted exactly). On AVX-512 one vgetmantpd and one vgetexppd, which give the same bits for
+  // every positive normal a (other lanes differ, and the logarithms' callers replace them: a
+  // clamp or the reference path).
+  static V Significand(V a) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (hn::MaxLanes(DV()) * sizeof(T) == 64 && !kFloat) {
+      return V{_mm512_getmant_pd(a.raw, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src)};
+    }
+#endif
+    const hn::RebindToUnsigned<DV> du;
+    using TU = hn::TFromD<decltype(du)>;
+    constexpr TU kMantissaMask = (TU{1} << kMantissaBits) - 1;
+    return hn::BitCast(DV(), hn::Or(hn::And(hn::BitCast(du, a), hn::Set(du, kMantissaMask)),
+                                    hn::Set(du, BitCast<TU>(T{1}))));
+  }
+  static V Exponent(V a) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (hn::MaxLanes(DV()) * sizeof(T) == 64 && !kFloat) {
+      return V{_mm512_getexp_pd(a.raw)};
+    }
+#endif
+    const hn::RebindToUnsigned<DV> du;
+    using TU = hn::TFromD<decltype(du)>;
+    const V biased = hn::BitCast(
+        DV(), hn::Set(du, BitCast<TU>(kMagic)) + hn::ShiftRight<kMantissaBits>(hn::BitCast(du, a)));
+    return biased - hn::Set(DV(), kMagic + static_cast<T>(kExponentBias));
+  }
   // math::ScalarOpsOf::RoundToGrid, lane by lane (fp64 lanes).
   // In fp32 lanes (AVX-512's 16-bit rounding test, Settle) the same for |a| below 2^100 (a
   // larger one gives NaN, which never settles).
@@ -179,6 +208,10 @@ inline Wide64<kParts> operator*(Wide64<kParts> a, Wide64<kParts> b) {
   return EachPart<kParts>([&](size_t k) { return a.part[k] * b.part[k]; });
 }
 template <size_t kParts>
+inline Wide64<kParts> operator/(Wide64<kParts> a, Wide64<kParts> b) {
+  return EachPart<kParts>([&](size_t k) { return a.part[k] / b.part[k]; });
+}
+template <size_t kParts>
 inline WideMask64<kParts> operator<(Wide64<kParts> a, Wide64<kParts> b) {
   return CompareParts(a, b, [](auto u, auto v) { return hn::Lt(u, v); });
 }
@@ -231,6 +264,12 @@ struct WideOps64 {
   static V RoundToGrid(V a, int precision, int min_exponent) {
     return EachPart<kParts>(
         [&](size_t k) { return Part::RoundToGrid(a.part[k], precision, min_exponent); });
+  }
+  static V Significand(V a) {
+    return EachPart<kParts>([&](size_t k) { return Part::Significand(a.part[k]); });
+  }
+  static V Exponent(V a) {
+    return EachPart<kParts>([&](size_t k) { return Part::Exponent(a.part[k]); });
   }
   static V LookupRounded(const double* table, V rounded) {
     return EachPart<kParts>([&](size_t k) { return Part::LookupRounded(table, rounded.part[k]); });

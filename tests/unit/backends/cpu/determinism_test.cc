@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
@@ -67,14 +68,25 @@ struct TileData {
   std::vector<float> x, t, w, p, g;
 };
 
-TileData MakeTileData(int64_t count) {
+// The inputs of a family's tiles: logits, or probabilities (in [0, 1] but for a few outside it)
+// with the binary cross entropy's boundaries among them: 0, 1 and the values beside them, and x
+// on both sides of e^-100 (the clamp of ln x: x <= 26 * 2^-149).
+TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLogits) {
   std::mt19937 rng(1234);
   const std::vector<float> extreme = {0.0f,    -0.0f,    1e-45f, -1e-45f, 1e-38f, -1.2e-38f,
                                       3.4e38f, -3.4e38f, 88.7f,  -88.7f,  103.9f, -103.9f,
                                       15.0f,   -15.0f,   kInf,   -kInf,   kNaN};
+  const std::vector<float> probabilities = {
+      0.0f,           -0.0f,          1.0f,    0x1.fffffep-1f, 1e-45f,
+      26 * 0x1p-149f, 27 * 0x1p-149f, 1e-8f,   0.5f,           0.25f,
+      1.5f,           -0.5f,          -1e-45f, kInf,           kNaN};
   TileData data;
-  data.x = Values(rng, count, -40.0f, 40.0f, extreme);
+  data.x = family == LossFamily::kBceWithLogits ? Values(rng, count, -40.0f, 40.0f, extreme)
+                                                : Values(rng, count, 0.0f, 1.0f, probabilities);
   data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f, 0.5f, kInf, kNaN, -kInf});
+  if (family != LossFamily::kBceWithLogits) {  // targets outside [0, 1] too: terms of both signs
+    data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, -0.0f, 1.0f, 0.5f, 1.5f, -0.25f, kInf, kNaN});
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -90,22 +102,37 @@ std::vector<int64_t> SupportedTargets() {
   return targets;
 }
 
-class TileEquality : public ::testing::TestWithParam<LossKind> {
+// A family's tile on the best target (EvaluateTile's contract), and its scalar definition.
+using TileFunction = Partial (*)(LossKind kind, double gradient_scale, const TileInputs& inputs,
+                                 int64_t count, const TileOutput& output, bool sum,
+                                 const TileOutput& gradient);
+struct FamilyTiles {
+  TileFunction simd, scalar;
+};
+FamilyTiles TilesOf(LossFamily family) {
+  if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
+}
+
+class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, LossKind>> {
  protected:
-  // Compares EvaluateTile on the current target with the scalar reference for one setup.
+  LossFamily family() const { return std::get<0>(GetParam()); }
+  // Compares the family's tile on the current target with its scalar definition for one setup.
   void Compare(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
                const std::string& what, double gradient_scale = 0.37) {
-    const LossKind kind = GetParam();
+    const LossKind kind = std::get<1>(GetParam());
+    const FamilyTiles tiles = TilesOf(family());
     const double scale = kind == LossKind::kLoss ? 1.0 : gradient_scale;
     std::vector<uint32_t> simd(count), scalar(count);
-    const Partial simd_sum = EvaluateTile(kind, scale, inputs, count, {simd.data(), out_type}, sum);
+    const Partial simd_sum =
+        tiles.simd(kind, scale, inputs, count, {simd.data(), out_type}, sum, {});
     const Partial scalar_sum =
-        EvaluateTileScalar(kind, scale, inputs, count, {scalar.data(), out_type}, sum);
+        tiles.scalar(kind, scale, inputs, count, {scalar.data(), out_type}, sum, {});
     EXPECT_TRUE(SamePartial(simd_sum, scalar_sum))
         << what << ": " << simd_sum.sum << " vs " << scalar_sum.sum;
     if (sum && kind == LossKind::kLoss) {  // as mean and sum run it: nothing stored
       const Partial summed_only =
-          EvaluateTile(kind, scale, inputs, count, {nullptr, out_type}, sum);
+          tiles.simd(kind, scale, inputs, count, {nullptr, out_type}, sum, {});
       EXPECT_TRUE(SamePartial(summed_only, scalar_sum))
           << what << " summed only: " << summed_only.sum << " vs " << scalar_sum.sum << ", bounds "
           << summed_only.bound << " vs " << scalar_sum.bound;
@@ -125,7 +152,10 @@ class TileEquality : public ::testing::TestWithParam<LossKind> {
         ADD_FAILURE() << what << ": element " << i << " differs";
       }
     }
-    if (kind == LossKind::kLoss) CompareFused(inputs, count, out_type, sum, simd, what);
+    // The fused pass: the with-logits family's alone.
+    if (kind == LossKind::kLoss && family() == LossFamily::kBceWithLogits) {
+      CompareFused(inputs, count, out_type, sum, simd, what);
+    }
   }
 
   // The fused pass (the loss with a gradient output) against the loss alone and the scalar
@@ -134,15 +164,16 @@ class TileEquality : public ::testing::TestWithParam<LossKind> {
   void CompareFused(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
                     const std::vector<uint32_t>& loss, const std::string& what) {
     const double scale = 0.37;
+    const FamilyTiles tiles = TilesOf(family());
     std::vector<uint32_t> fused_loss(count), fused_grad(count), grad(count);
     std::vector<uint32_t> scalar_loss(count), scalar_grad(count);
     const Partial fused_sum =
-        EvaluateTile(LossKind::kLoss, scale, inputs, count, {fused_loss.data(), out_type}, sum,
-                     {fused_grad.data(), out_type});
-    EvaluateTileScalar(LossKind::kGradSelf, scale, inputs, count, {grad.data(), out_type}, false);
+        tiles.simd(LossKind::kLoss, scale, inputs, count, {fused_loss.data(), out_type}, sum,
+                   {fused_grad.data(), out_type});
+    tiles.scalar(LossKind::kGradSelf, scale, inputs, count, {grad.data(), out_type}, false, {});
     const Partial scalar_sum =
-        EvaluateTileScalar(LossKind::kLoss, scale, inputs, count, {scalar_loss.data(), out_type},
-                           sum, {scalar_grad.data(), out_type});
+        tiles.scalar(LossKind::kLoss, scale, inputs, count, {scalar_loss.data(), out_type}, sum,
+                     {scalar_grad.data(), out_type});
     EXPECT_TRUE(SamePartial(fused_sum, scalar_sum)) << what << " fused sum";
     const size_t bytes = static_cast<size_t>(count) * (out_type == FloatType::kFloat32 ? 4 : 2);
     EXPECT_EQ(std::memcmp(fused_loss.data(), loss.data(), bytes), 0) << what << " fused loss";
@@ -159,14 +190,15 @@ std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, floa
 
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
-  const TileData data = MakeTileData(count);
+  const TileData data = MakeTileData(count, family());
+  const bool logits = family() == LossFamily::kBceWithLogits;
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
   const auto narrow_of = [&](FloatType type) {
     return std::array<std::vector<uint16_t>, kOut>{
-        Narrow16(rng, count, -60.0f, 60.0f, type), Narrow16(rng, count, 0.0f, 1.0f, type),
-        Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
-        Narrow16(rng, count, -2.0f, 2.0f, type)};
+        Narrow16(rng, count, logits ? -60.0f : 0.0f, logits ? 60.0f : 1.0f, type),
+        Narrow16(rng, count, 0.0f, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
+        Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, -2.0f, 2.0f, type)};
   };
   const std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
                                                             narrow_of(FloatType::kBFloat16)};
@@ -175,7 +207,7 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   for (int64_t target : SupportedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     const std::string name = std::string(hwy::TargetName(target)) + "->" + EvaluateTileTarget();
-    if (GetParam() == LossKind::kLoss) std::cout << "[ target   ] " << name << "\n";
+    if (std::get<1>(GetParam()) == LossKind::kLoss) std::cout << "[ target   ] " << name << "\n";
     TileInputs fp32;
     fp32.operand[kSelf] = {data.x.data(), FloatType::kFloat32, false};
     fp32.operand[kTarget] = {data.t.data(), FloatType::kFloat32, false};
@@ -230,9 +262,13 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, TileEquality,
-                         ::testing::Values(LossKind::kLoss, LossKind::kGradSelf,
-                                           LossKind::kGradTarget));
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, TileEquality,
+    ::testing::Values(std::tuple(LossFamily::kBceWithLogits, LossKind::kLoss),
+                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf),
+                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget),
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss),
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
