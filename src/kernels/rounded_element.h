@@ -13,9 +13,8 @@ namespace openaclnn {
 
 using ElementEstimate = math::Estimate64<math::ScalarOps64>;
 
-// The value of `type` (fp32, or fp16/bf16 widened exactly to fp32) that `value` rounds to once.
-OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
-  const uint32_t bits = RoundOnce(value, type);
+// The value of `type` whose bits are `bits` (fp32, or fp16/bf16 widened exactly to fp32).
+OPENACLNN_HOST_DEVICE inline float ValueOfBits(uint32_t bits, FloatType type) {
   switch (type) {
     case FloatType::kFloat32:
       return BitCast<float>(bits);
@@ -24,6 +23,11 @@ OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
     default:
       return BFloat16ToFloat(static_cast<uint16_t>(bits));
   }
+}
+
+// The value of `type` (fp32, or fp16/bf16 widened exactly to fp32) that `value` rounds to once.
+OPENACLNN_HOST_DEVICE inline float RoundedTo(double value, FloatType type) {
+  return ValueOfBits(RoundOnce(value, type), type);
 }
 
 // The grid of a 16-bit output type (scalar_ops.h: RoundToGrid).
@@ -61,14 +65,7 @@ OPENACLNN_HOST_DEVICE constexpr uint32_t InfinityBits(FloatType type) {
 // rounding overflows).
 OPENACLNN_HOST_DEVICE inline double MagnitudeValue(uint32_t bits, FloatType type) {
   if (bits == InfinityBits(type)) return type == FloatType::kFloat16 ? 0x1p16 : 0x1p128;
-  switch (type) {
-    case FloatType::kFloat32:
-      return BitCast<float>(bits);
-    case FloatType::kFloat16:
-      return Float16ToFloat(static_cast<uint16_t>(bits));
-    default:
-      return BFloat16ToFloat(static_cast<uint16_t>(bits));
-  }
+  return ValueOfBits(bits, type);
 }
 
 // A nonzero value v correctly rounded to `type` (to nearest, ties to even, overflow to inf), where
