@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
@@ -102,19 +104,21 @@ void Launch(uint64_t workspace_size, aclOpExecutor* executor,
   if (workspace != nullptr) aclrtFree(workspace);
 }
 
-// One call of `op` (0 forward, 1 gradient w.r.t. self, 2 w.r.t. target) over [rows, cols];
+// One call of `op` (0 forward, 1 gradient w.r.t. self, 2 w.r.t. target; 3 and 4 the probability
+// family's forward and Backward) over [rows, cols];
 // `transposed`: self is read through a transposed view.
 void RunCase(int op, int64_t reduction, aclDataType dtype, int64_t rows, int64_t cols,
              bool transposed) {
   const int64_t count = rows * cols;
   const std::vector<int64_t> shape = {rows, cols};
   const std::vector<int64_t> row_major = {cols, 1};
-  Tensor self(Values(1, count, -30, 30), dtype, shape,
+  const bool probabilities = op >= 3;
+  Tensor self(probabilities ? Values(1, count, 0, 1) : Values(1, count, -30, 30), dtype, shape,
               transposed ? std::vector<int64_t>{1, rows} : row_major);
   Tensor target(Values(2, count, 0, 1), dtype, shape, row_major);
   Tensor weight(Values(3, 1, 0.5f, 2), dtype, {1}, {1});
   Tensor pos_weight(Values(4, cols, 0, 3), dtype, {cols}, {1});
-  const bool reduced_out = op == 0 && reduction != 0;
+  const bool reduced_out = (op == 0 || op == 3) && reduction != 0;
   Tensor out(std::vector<float>(reduced_out ? 1 : count), dtype,
              reduced_out ? std::vector<int64_t>{1} : shape,
              reduced_out ? std::vector<int64_t>{1} : row_major);
@@ -134,13 +138,23 @@ void RunCase(int op, int64_t reduction, aclDataType dtype, int64_t rows, int64_t
         grad.tensor, self.tensor, target.tensor, weight.tensor, pos_weight.tensor, reduction,
         out.tensor, &workspace, &executor));
     Launch(workspace, executor, aclnnBinaryCrossEntropyWithLogitsBackward);
-  } else {
+  } else if (op == 2) {
     CHECK(aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
         grad.tensor, self.tensor, target.tensor, weight.tensor, pos_weight.tensor, reduction,
         out.tensor, &workspace, &executor));
     Launch(workspace, executor, aclnnBinaryCrossEntropyWithLogitsTargetBackward);
+  } else if (op == 3) {
+    CHECK(aclnnBinaryCrossEntropyGetWorkspaceSize(self.tensor, target.tensor, weight.tensor,
+                                                  reduction, out.tensor, &workspace, &executor));
+    Launch(workspace, executor, aclnnBinaryCrossEntropy);
+  } else {
+    CHECK(aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(grad.tensor, self.tensor, target.tensor,
+                                                          weight.tensor, reduction, out.tensor,
+                                                          &workspace, &executor));
+    Launch(workspace, executor, aclnnBinaryCrossEntropyBackward);
   }
-  static const char* kOps[] = {"forward", "grad_self", "grad_target"};
+  static const char* kOps[] = {"forward", "grad_self", "grad_target", "bce_forward",
+                               "bce_backward"};
   std::printf("%s reduction=%lld dtype=%d shape=[%lld,%lld]%s %016llx\n", kOps[op],
               static_cast<long long>(reduction), static_cast<int>(dtype),
               static_cast<long long>(rows), static_cast<long long>(cols),
@@ -154,7 +168,7 @@ int main() {
   CHECK(aclrtSetDevice(0));
   CHECK(aclrtCreateStream(&g_stream));
   const int64_t sizes[][2] = {{1, 3}, {37, 111}, {1025, 1031}};  // 1 block, 2 blocks, 259 blocks
-  for (int op = 0; op < 3; ++op) {
+  for (int op = 0; op < 5; ++op) {
     for (int64_t reduction = 0; reduction < 3; ++reduction) {
       for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
         for (const auto& size : sizes) {
