@@ -283,7 +283,10 @@ def _needs_autograd(*operands):
 
 
 def _natives(*operands):
-    return tuple(map(_native, operands))
+    for a in operands:
+        if type(a) not in _DIRECT:
+            return tuple(map(_native, operands))
+    return operands  # all of a type read as it is (autograd's calls): no call per operand
 
 
 # Types the binding reads as they are (torch.Tensor joins once torch is imported).
@@ -322,7 +325,10 @@ def _result(input, like, shape):
     """An uninitialised result of input's kind, `like`'s dtype and `shape`."""
     tensor = _torch_tensor_type()
     if tensor is not None and isinstance(input, tensor) and isinstance(like, tensor):
-        return input.new_empty(shape, dtype=like.dtype)  # the common cases, kept short
+        # The common cases, kept short (a dtype argument costs a tenth of the call).
+        if like is input:
+            return input.new_empty(shape)
+        return input.new_empty(shape, dtype=like.dtype)
     if isinstance(like, np.ndarray) and not (tensor is not None and isinstance(input, tensor)):
         return np.empty(shape, dtype=like.dtype)
     name = _dtype_name(like)
