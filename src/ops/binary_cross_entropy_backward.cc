@@ -19,11 +19,6 @@ constexpr openaclnnOperand kOperands[] = {
     Output("out", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_SELF),
 };
 
-std::unique_ptr<Plan> MakePlan(LossFamily family, const LossOperands& operands, int64_t reduction,
-                               uint64_t* workspace_size) {
-  return PlanGradient(family, LossKind::kGradSelf, operands, reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp = {
@@ -35,7 +30,7 @@ extern const OpDescriptor kBinaryCrossEntropyBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBinaryCrossEntropyBackwardOp>,
              .launch = aclnnBinaryCrossEntropyBackward},
     .validate = ValidateBinaryCrossEntropyBackward,
-    .plan = MakePlan};
+    .plan = PlanGradientOf<LossKind::kGradSelf>};
 
 }  // namespace openaclnn
 

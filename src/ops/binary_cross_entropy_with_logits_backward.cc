@@ -25,11 +25,6 @@ aclnnStatus Validate(const ArgumentChecker& check, const LossOperands& operands,
   return ValidateGradient(check, operands, "out", reduction, false, workspace_size, executor);
 }
 
-std::unique_ptr<Plan> MakePlan(LossFamily family, const LossOperands& operands, int64_t reduction,
-                               uint64_t* workspace_size) {
-  return PlanGradient(family, LossKind::kGradSelf, operands, reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsBackwardOp = {
@@ -41,7 +36,7 @@ extern const OpDescriptor kBceWithLogitsBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsBackwardOp>,
              .launch = aclnnBinaryCrossEntropyWithLogitsBackward},
     .validate = Validate,
-    .plan = MakePlan};
+    .plan = PlanGradientOf<LossKind::kGradSelf>};
 
 }  // namespace openaclnn
 

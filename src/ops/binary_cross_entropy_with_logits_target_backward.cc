@@ -26,11 +26,6 @@ aclnnStatus Validate(const ArgumentChecker& check, const LossOperands& operands,
                           executor);
 }
 
-std::unique_ptr<Plan> MakePlan(LossFamily family, const LossOperands& operands, int64_t reduction,
-                               uint64_t* workspace_size) {
-  return PlanGradient(family, LossKind::kGradTarget, operands, reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
@@ -42,7 +37,7 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
              .launch = aclnnBinaryCrossEntropyWithLogitsTargetBackward},
     .validate = Validate,
-    .plan = MakePlan};
+    .plan = PlanGradientOf<LossKind::kGradTarget>};
 
 }  // namespace openaclnn
 

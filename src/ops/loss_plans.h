@@ -20,6 +20,13 @@ std::unique_ptr<Plan> PlanLoss(LossFamily family, const LossOperands& operands, 
 std::unique_ptr<Plan> PlanGradient(LossFamily family, LossKind kind, const LossOperands& operands,
                                    int64_t reduction, uint64_t* workspace_size);
 
+// PlanGradient of kind `kKind`, as an op descriptor's `plan`.
+template <LossKind kKind>
+std::unique_ptr<Plan> PlanGradientOf(LossFamily family, const LossOperands& operands,
+                                     int64_t reduction, uint64_t* workspace_size) {
+  return PlanGradient(family, kKind, operands, reduction, workspace_size);
+}
+
 // The fused pass over self's (non-empty) shape, as the executor runs it; gradients are
 // multiplied by `gradient_scale`.
 std::unique_ptr<Plan> MakeLossPlan(LossFamily family, LossKind kind, Reduction reduction,
