@@ -1,15 +1,38 @@
 // One element's inputs, as every family's element function reads them: widened to fp32 (exactly,
-// from any input dtype); an absent operand (weight, pos_weight, gradOutput) reads as 1.
+// from any input dtype; an integer input first rounded once to the op's promoted type); an absent
+// operand (weight, pos_weight, gradOutput) reads as 1. And what a problem tells every element
+// alike: the divisor of a mean and a family's scalar parameter and variant.
 #pragma once
+
+#include <cstdint>
 
 namespace openaclnn {
 
 struct ElementInputs {
-  float x = 0.0f;  // self (logits, or probabilities: see the family)
+  float x = 0.0f;  // self (logits, probabilities, predictions: see the family)
   float t = 0.0f;  // target
   float w = 1.0f;  // weight
   float p = 1.0f;  // pos_weight
   float g = 1.0f;  // gradOutput
 };
+
+struct ElementParameters {
+  // An element's result is its term divided by `divisor` (a mean's gradient: N), rounded once.
+  int64_t divisor = 1;
+  // fl64(1 / fl64(divisor)), which estimates multiply by: within 2^-52 of 1 / divisor (2^-53
+  // where divisor <= 2^53, exact where it is a power of two), which every estimate's bound
+  // includes. Exact paths divide by divisor itself.
+  double scale = 1.0;
+  // A family's scalar attribute (smooth L1's beta, Huber's delta) and variant (Huber within the
+  // smooth L1 family; a log-space target within KL divergence); 0 where it has none.
+  double parameter = 0.0;
+  int variant = 0;
+};
+
+// The parameters of a problem whose elements are divided by `divisor` (>= 1).
+inline constexpr ElementParameters DividedBy(int64_t divisor, double parameter = 0.0,
+                                             int variant = 0) {
+  return {divisor, 1.0 / static_cast<double>(divisor), parameter, variant};
+}
 
 }  // namespace openaclnn
