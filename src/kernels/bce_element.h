@@ -73,18 +73,21 @@ OPENACLNN_HOST_DEVICE inline double BceReference(LossKind kind, double gradient_
   }
 }
 
-// The value of `kind` at one element, correctly rounded once to the output type `type` (returned
-// as fp32, exactly): the fp64 estimate where its rounding is certain, else the double-double
-// formula; the reference formula where an input is not finite. For a gradient, times
-// `gradient_scale` (1/N for mean) before that rounding.
-OPENACLNN_HOST_DEVICE inline float BceElement(LossKind kind, double gradient_scale,
+// The value of `kind` at one element divided by parameters.divisor (N for a mean's gradient),
+// correctly rounded once to the output type `type` (returned as fp32, exactly): the fp64 estimate
+// (times parameters.scale, whose own rounding is inside kEstimateError64's margin) where its
+// rounding is certain, else the double-double formula divided exactly (RoundedQuotient: a
+// rational value, x = 0 say, may lie exactly on a rounding boundary); the reference formula where
+// an input is not finite.
+OPENACLNN_HOST_DEVICE inline float BceElement(LossKind kind, const ElementParameters& parameters,
                                               const ElementInputs& in, FloatType type) {
-  if (!AllFinite(kind, in)) return RoundedTo(BceReference(kind, gradient_scale, in), type);
+  if (!AllFinite(kind, in)) return RoundedTo(BceReference(kind, parameters.scale, in), type);
   double settled = 0.0;
-  if (SettledIn(BceEstimate(kind, gradient_scale, in), type, &settled)) {
+  if (SettledIn(BceEstimate(kind, parameters.scale, in), type, &settled)) {
     return RoundedTo(settled, type);
   }
-  return RoundedTo(math::exact::RoundToOdd(BceExact(kind, gradient_scale, in)), type);
+  return RoundedTo(math::exact::RoundedQuotient(BceExact(kind, 1.0, in), parameters.divisor, type),
+                   type);
 }
 
 // What mean and sum add for one element of the loss: its estimate and bound, or where an input
@@ -137,7 +140,7 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD BceExactLossTerm(const ElementInput
 }
 
 // Every op of the with-logits family.
-inline constexpr uint32_t kBceWithLogitsKernelOps =
+inline constexpr uint64_t kBceWithLogitsKernelOps =
     KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kLoss) |
     KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradSelf) |
     KernelOpBit(LossFamily::kBceWithLogits, KernelOp::kGradTarget) |
@@ -146,24 +149,29 @@ inline constexpr uint32_t kBceWithLogitsKernelOps =
 // The with-logits family as the backends' generic code sees it (kernels/loss_families.h).
 struct BceWithLogitsFamily {
   static constexpr LossFamily kFamily = LossFamily::kBceWithLogits;
-  // The relative error bound of every loss term's estimate (reduction.h: SettleReduction).
-  static constexpr double kLossTermError = math::kEstimateError64;
-  OPENACLNN_HOST_DEVICE static float Element(LossKind kind, double gradient_scale,
+  // The relative error bound of every loss term's estimate (reduction.h: PartialsTotal).
+  static constexpr double kTermError = math::kEstimateError64;
+  OPENACLNN_HOST_DEVICE static float Element(LossKind kind, const ElementParameters& parameters,
                                              const ElementInputs& in, FloatType type) {
-    return BceElement(kind, gradient_scale, in, type);
+    return BceElement(kind, parameters, in, type);
   }
   OPENACLNN_HOST_DEVICE static constexpr bool SumsFp32Terms(FloatType self, FloatType result,
                                                             bool fused, FloatType gradient) {
     return openaclnn::SumsFp32Terms(self, result, fused, gradient);
   }
-  // What a mean or sum adds for one element: fp32 terms where SumsFp32Terms said so.
-  OPENACLNN_HOST_DEVICE static ElementEstimate LossTerm(const ElementInputs& in, bool fp32_terms,
-                                                        bool unweighted) {
+  // What a mean or sum adds for one element of the loss (the family sums nothing else): fp32
+  // terms where SumsFp32Terms said so.
+  OPENACLNN_HOST_DEVICE static ElementEstimate Term(LossKind, const ElementParameters&,
+                                                    const ElementInputs& in, bool fp32_terms,
+                                                    bool unweighted) {
     return fp32_terms ? BceLossTerm32(in, unweighted) : BceLossTerm(in);
   }
-  OPENACLNN_HOST_DEVICE static math::exact::DD ExactLossTerm(const ElementInputs& in) {
-    return BceExactLossTerm(in);
+  OPENACLNN_HOST_DEVICE static void AddExactTerm(LossKind, const ElementParameters&,
+                                                 const ElementInputs& in,
+                                                 math::exact::ExactSum& sum) {
+    sum.Add(BceExactLossTerm(in));
   }
+  OPENACLNN_HOST_DEVICE static double TermDenominator(const ElementParameters&) { return 1.0; }
 };
 
 }  // namespace openaclnn

@@ -13,26 +13,31 @@ namespace openaclnn {
 
 struct BinaryCrossEntropyFamily {
   static constexpr LossFamily kFamily = LossFamily::kBinaryCrossEntropy;
-  static constexpr double kLossTermError = math::kBinaryCrossEntropyLossError64;
+  static constexpr double kTermError = math::kBinaryCrossEntropyLossError64;
   // kLoss or kGradSelf (the family has no other kind).
-  OPENACLNN_HOST_DEVICE static float Element(LossKind kind, double gradient_scale,
+  OPENACLNN_HOST_DEVICE static float Element(LossKind kind, const ElementParameters& parameters,
                                              const ElementInputs& in, FloatType type) {
     return kind == LossKind::kLoss ? BinaryCrossEntropyLoss(in, type)
-                                   : BinaryCrossEntropyGradient(in, gradient_scale, type);
+                                   : BinaryCrossEntropyGradient(in, parameters, type);
   }
   OPENACLNN_HOST_DEVICE static constexpr bool SumsFp32Terms(FloatType, FloatType, bool, FloatType) {
     return false;
   }
-  OPENACLNN_HOST_DEVICE static ElementEstimate LossTerm(const ElementInputs& in, bool, bool) {
+  // The family sums its loss only.
+  OPENACLNN_HOST_DEVICE static ElementEstimate Term(LossKind, const ElementParameters&,
+                                                    const ElementInputs& in, bool, bool) {
     return BinaryCrossEntropyLossTerm(in);
   }
-  OPENACLNN_HOST_DEVICE static math::exact::DD ExactLossTerm(const ElementInputs& in) {
-    return BinaryCrossEntropyExactLossTerm(in);
+  OPENACLNN_HOST_DEVICE static void AddExactTerm(LossKind, const ElementParameters&,
+                                                 const ElementInputs& in,
+                                                 math::exact::ExactSum& sum) {
+    sum.Add(BinaryCrossEntropyExactLossTerm(in));
   }
+  OPENACLNN_HOST_DEVICE static double TermDenominator(const ElementParameters&) { return 1.0; }
 };
 
 // Every op of the family.
-inline constexpr uint32_t kBinaryCrossEntropyKernelOps =
+inline constexpr uint64_t kBinaryCrossEntropyKernelOps =
     KernelOpBit(LossFamily::kBinaryCrossEntropy, KernelOp::kLoss) |
     KernelOpBit(LossFamily::kBinaryCrossEntropy, KernelOp::kGradSelf);
 

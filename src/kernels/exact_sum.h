@@ -68,6 +68,20 @@ class ExactSum {
   OPENACLNN_HOST_DEVICE void Negate() {
     for (int k = 0; k < kDigits; ++k) digits_[k] = -digits_[k];
   }
+#if defined(__CUDACC__)
+  // Adds this sum into `target`, which many GPU threads share, one atomic addition per digit:
+  // exact, and the same in any order. Each adds less than 2^32 to a digit of `target`, which
+  // takes 2^31 of them before a carry could be lost (sums of fewer than 2^43 elements in
+  // blocks of 4096).
+  __device__ void AtomicAddTo(ExactSum* target) const {
+    ExactSum normalized = *this;
+    normalized.Normalize();
+    for (int k = 0; k < kDigits; ++k) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(&target->digits_[k]),
+                static_cast<unsigned long long>(normalized.digits_[k]));
+    }
+  }
+#endif
 
   // -1, 0 or 1.
   OPENACLNN_HOST_DEVICE int Sign() {
@@ -169,6 +183,15 @@ OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& sum,
     for (int i = 0; i < divisor.count; ++i) difference.AddProduct(-midpoint, divisor.parts[i]);
     return difference.Sign();
   });
+}
+
+// A value known as a double-double (exactly, where it is rational) divided by `divisor`,
+// correctly rounded once to `type`: a double whose RoundOnce to `type` is the result.
+OPENACLNN_HOST_DEVICE inline double RoundedQuotient(DD numerator, int64_t divisor, FloatType type) {
+  if (divisor == 1) return RoundToOdd(numerator);
+  ExactSum sum;
+  sum.Add(numerator);
+  return RoundedQuotient(sum, DivisorOf(1.0, divisor), type);
 }
 
 }  // namespace openaclnn::math::exact

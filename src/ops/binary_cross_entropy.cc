@@ -27,7 +27,9 @@ extern const OpDescriptor kBinaryCrossEntropyOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBinaryCrossEntropyOp>,
-             .launch = aclnnBinaryCrossEntropy},
+             .launch = aclnnBinaryCrossEntropy,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = ValidateBinaryCrossEntropy,
     .plan = PlanLoss};
 

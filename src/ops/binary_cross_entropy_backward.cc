@@ -28,7 +28,9 @@ extern const OpDescriptor kBinaryCrossEntropyBackwardOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBinaryCrossEntropyBackwardOp>,
-             .launch = aclnnBinaryCrossEntropyBackward},
+             .launch = aclnnBinaryCrossEntropyBackward,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = ValidateBinaryCrossEntropyBackward,
     .plan = PlanGradientOf<LossKind::kGradSelf>};
 

@@ -28,7 +28,9 @@ extern const OpDescriptor kBceWithLogitsOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsOp>,
-             .launch = aclnnBinaryCrossEntropyWithLogits},
+             .launch = aclnnBinaryCrossEntropyWithLogits,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = ValidateLoss,
     .plan = PlanLoss};
 

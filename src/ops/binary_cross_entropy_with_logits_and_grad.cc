@@ -45,7 +45,9 @@ extern const OpDescriptor kBceWithLogitsAndGradOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsAndGradOp>,
-             .launch = aclnnBinaryCrossEntropyWithLogitsAndGrad},
+             .launch = aclnnBinaryCrossEntropyWithLogitsAndGrad,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = Validate,
     .plan = PlanLoss};
 

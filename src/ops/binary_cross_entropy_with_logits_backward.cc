@@ -34,7 +34,9 @@ extern const OpDescriptor kBceWithLogitsBackwardOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsBackwardOp>,
-             .launch = aclnnBinaryCrossEntropyWithLogitsBackward},
+             .launch = aclnnBinaryCrossEntropyWithLogitsBackward,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = Validate,
     .plan = PlanGradientOf<LossKind::kGradSelf>};
 

@@ -35,7 +35,9 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
              .operandCount = std::size(kOperands),
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
-             .launch = aclnnBinaryCrossEntropyWithLogitsTargetBackward},
+             .launch = aclnnBinaryCrossEntropyWithLogitsTargetBackward,
+             .attributeCount = 0,
+             .attributes = nullptr},
     .validate = Validate,
     .plan = PlanGradientOf<LossKind::kGradTarget>};
 

@@ -41,35 +41,30 @@ struct TileOutput {
 // their error bounds in the block order of FoldLanes (else zeros): fp64 estimates, or fp32 ones
 // (BceLossTerm32) where the logits and `output`'s type are 16-bit and no gradient is fused. With
 // kind kLoss and a `gradient` that has data, the same pass also stores there the gradient with
-// respect to self (of the gradOutput operand, times gradient_scale): bitwise what kind kGradSelf
-// stores, from the one exp(-|x|) both need. Runs the best SIMD target of this CPU (Highway
-// dispatch); bitwise the same as EvaluateTileScalar.
-Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                     const TileOutput& output, bool sum, const TileOutput& gradient = {});
+// respect to self (of the gradOutput operand, divided by parameters.divisor): bitwise what kind
+// kGradSelf stores, from the one exp(-|x|) both need. Runs the best SIMD target of this CPU
+// (Highway dispatch); bitwise the same as EvaluateTileScalar.
+Partial EvaluateTile(LossKind kind, const ElementParameters& parameters, const TileInputs& inputs,
+                     int64_t count, const TileOutput& output, bool sum,
+                     const TileOutput& gradient = {});
 
 // The element-at-a-time definition of EvaluateTile, used where no SIMD target with a fused
 // multiply-add exists, and by tests as the reference.
-Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                           int64_t count, const TileOutput& output, bool sum,
-                           const TileOutput& gradient = {});
+Partial EvaluateTileScalar(LossKind kind, const ElementParameters& parameters,
+                           const TileInputs& inputs, int64_t count, const TileOutput& output,
+                           bool sum, const TileOutput& gradient = {});
 
-// The exact pass of a mean or sum over one tile: every element's loss in double-double (the
-// reference value where an input is not finite), summed in double-double in the block order.
-math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
-
-// EvaluateTile, EvaluateTileScalar and ExactTileSum of the binary cross entropy family (kinds
+// EvaluateTile and EvaluateTileScalar of the binary cross entropy family (kinds
 // kLoss and kGradSelf; no fused gradient): its best SIMD target
 // (simd/binary_cross_entropy_tile.cc), bitwise the same as its element-at-a-time definition.
-Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTile(LossKind kind, const ElementParameters& parameters,
                                        const TileInputs& inputs, int64_t count,
                                        const TileOutput& output, bool sum,
                                        const TileOutput& gradient = {});
-Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, const ElementParameters& parameters,
                                              const TileInputs& inputs, int64_t count,
                                              const TileOutput& output, bool sum,
                                              const TileOutput& gradient = {});
-math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count);
-
 // The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
 const char* EvaluateTileTarget();
 

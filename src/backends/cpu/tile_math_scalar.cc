@@ -5,27 +5,19 @@
 
 namespace openaclnn {
 
-Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                           int64_t count, const TileOutput& output, bool sum,
-                           const TileOutput& gradient) {
-  return cpu::EvaluateTileElements<BceWithLogitsFamily>(kind, gradient_scale, inputs, count, output,
+Partial EvaluateTileScalar(LossKind kind, const ElementParameters& parameters,
+                           const TileInputs& inputs, int64_t count, const TileOutput& output,
+                           bool sum, const TileOutput& gradient) {
+  return cpu::EvaluateTileElements<BceWithLogitsFamily>(kind, parameters, inputs, count, output,
                                                         sum, gradient);
 }
 
-math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
-  return cpu::ExactTileElementsSum<BceWithLogitsFamily>(inputs, count);
-}
-
-Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, const ElementParameters& parameters,
                                              const TileInputs& inputs, int64_t count,
                                              const TileOutput& output, bool sum,
                                              const TileOutput& gradient) {
-  return cpu::EvaluateTileElements<BinaryCrossEntropyFamily>(kind, gradient_scale, inputs, count,
+  return cpu::EvaluateTileElements<BinaryCrossEntropyFamily>(kind, parameters, inputs, count,
                                                              output, sum, gradient);
-}
-
-math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count) {
-  return cpu::ExactTileElementsSum<BinaryCrossEntropyFamily>(inputs, count);
 }
 
 }  // namespace openaclnn

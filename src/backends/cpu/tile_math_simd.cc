@@ -83,20 +83,21 @@ TileStaging& ThreadTileStaging() {
   return staging;
 }
 
-Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                     const TileOutput& output, bool sum, const TileOutput& gradient) {
+Partial EvaluateTile(LossKind kind, const ElementParameters& parameters, const TileInputs& inputs,
+                     int64_t count, const TileOutput& output, bool sum,
+                     const TileOutput& gradient) {
   TileStaging& staging = ThreadTileStaging();
   switch (kind) {
     case LossKind::kLoss:
       if (gradient.data != nullptr) {
-        return EvaluateLossAndGradSelfTile(gradient_scale, inputs, count, output, sum, gradient,
+        return EvaluateLossAndGradSelfTile(parameters, inputs, count, output, sum, gradient,
                                            staging);
       }
-      return EvaluateLossTile(gradient_scale, inputs, count, output, sum, staging);
+      return EvaluateLossTile(parameters, inputs, count, output, sum, staging);
     case LossKind::kGradSelf:
-      return EvaluateGradSelfTile(gradient_scale, inputs, count, output, staging);
+      return EvaluateGradSelfTile(parameters, inputs, count, output, staging);
     default:
-      return EvaluateGradTargetTile(gradient_scale, inputs, count, output, staging);
+      return EvaluateGradTargetTile(parameters, inputs, count, output, staging);
   }
 }
 

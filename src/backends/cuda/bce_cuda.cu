@@ -79,7 +79,7 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
     in.w = inputs[kWeight][j];
     in.p = inputs[kPosWeight][j];
     in.g = inputs[kGradOutput][j];
-    values[j] = Family::Element(kKind, launch.gradient_scale, in, launch.operand[kOut].layout.type);
+    values[j] = Family::Element(kKind, launch.parameters, in, launch.operand[kOut].layout.type);
   }
   WriteFour(launch, first, values);
   if (kKind == LossKind::kLoss && cuda::Fused(launch)) {
@@ -103,17 +103,13 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
   }
 }
 
-// The exact pass's sum of block `block` (reduction.h): kBlockLanes threads sum one lane each
-// in double-double, thread 0 folds them.
+// The exact pass's terms of block `block`, by thread 0: an ExactSum of its own, added into the
+// workspace's (exact, so the blocks may add in any order).
 __device__ inline void ExactBlock(const DeviceLaunch& launch, int64_t block) {
-  __shared__ alignas(16) unsigned char storage[sizeof(math::exact::DD) * kBlockLanes];
-  auto* lanes = reinterpret_cast<math::exact::DD*>(storage);
-  const int length = cuda::BlockLength(launch, block);
-  if (threadIdx.x < kBlockLanes) {
-    lanes[threadIdx.x] = cuda::ExactLaneSum(launch, block, length, static_cast<int>(threadIdx.x));
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) launch.workspace.exact[block] = FoldLanes(lanes);
+  if (threadIdx.x != 0) return;
+  math::exact::ExactSum sum;
+  cuda::AddExactTerms(launch, block * kReductionBlock, cuda::BlockLength(launch, block), sum);
+  sum.AtomicAddTo(launch.workspace.exact);
 }
 
 // The lanes of `values` (a block's first `length`) summed in the block order, folded by thread 0.
@@ -139,7 +135,7 @@ __device__ inline void BlockPartial(const DeviceLaunch& launch, int64_t block, b
   for (int k = 0; k < kPerThread; ++k) {
     const int i = static_cast<int>(threadIdx.x) + k * kThreads;
     if (i >= length) break;
-    const Partial term = cuda::LossTermAt(launch, begin + i, fp64_terms);
+    const Partial term = cuda::TermAt(launch, begin + i, fp64_terms);
     values[i] = term.sum;
     bounds[k] = term.bound;
     if (!fp64_terms && cuda::Fused(launch)) cuda::WriteGradientAt(launch, begin + i);
@@ -192,9 +188,43 @@ __global__ void FinishReductionKernel(const DeviceLaunch launch, bool fp64_terms
 
 // The exact pass over every block, where FinishReduction asked for it (rarely: it returns at
 // once otherwise).
-__global__ void __launch_bounds__(kBlockLanes) ExactPartialsKernel(const DeviceLaunch launch) {
+__global__ void ExactPartialsKernel(const DeviceLaunch launch) {
   if (!NextPassIs(launch, ReductionPass::kExact)) return;
   ExactBlock(launch, blockIdx.x);
+}
+
+// Output elements that each sum a segment (a reduction into a smaller shape): one thread each.
+__global__ void __launch_bounds__(kThreads) SegmentsKernel(const DeviceLaunch launch) {
+  const int64_t outputs = launch.count / launch.segment;
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < outputs;
+       i += step) {
+    cuda::SegmentAt(launch, i);
+  }
+}
+
+// An integer problem's elements, stored one by one, or added (wrapping) into the workspace's
+// integer total, one atomic addition per thread.
+__global__ void __launch_bounds__(kThreads) IntegerKernel(const DeviceLaunch launch) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  unsigned long long sum = 0;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < launch.count;
+       i += step) {
+    const int64_t value = cuda::IntegerAt(launch, i);
+    if (launch.Reduces()) {
+      sum += static_cast<unsigned long long>(value);
+    } else {
+      cuda::WriteIntegerAt(launch, cuda::ElementAt(launch, kOut, i), value);
+    }
+  }
+  if (launch.Reduces()) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(launch.workspace.integer_total), sum);
+  }
+}
+
+__global__ void FinishIntegerKernel(const DeviceLaunch launch) {
+  cuda::WriteIntegerAt(launch, launch.operand[kOut].layout.offset,
+                       static_cast<int64_t>(*launch.workspace.integer_total));
 }
 
 __global__ void FinishExactKernel(const DeviceLaunch launch) { cuda::FinishExactReduction(launch); }
@@ -234,11 +264,28 @@ void LaunchElementwise(const DeviceLaunch& launch, cudaStream_t stream) {
   });
 }
 
+// An integer problem: its elements, or their wrapping total (cleared first).
+const char* RunInteger(const DeviceLaunch& launch, cudaStream_t stream) {
+  if (!launch.Reduces()) {
+    IntegerKernel<<<GridFor(launch.count), kThreads, 0, stream>>>(launch);
+    return LaunchStatus();
+  }
+  cudaMemsetAsync(launch.workspace.integer_total, 0, sizeof(uint64_t), stream);
+  IntegerKernel<<<GridFor(launch.count), kThreads, 0, stream>>>(launch);
+  FinishIntegerKernel<<<1, 1, 0, stream>>>(launch);
+  return LaunchStatus();
+}
+
 const char* RunCuda(const LossProblem& problem, const LaunchContext& context) {
   const DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
   auto stream = static_cast<cudaStream_t>(context.queue);
-  if (problem.reduction == Reduction::kNone) {
+  if (problem.integer) return RunInteger(launch, stream);
+  if (!problem.Reduces()) {
     LaunchElementwise(launch, stream);
+    return LaunchStatus();
+  }
+  if (!problem.Total()) {
+    SegmentsKernel<<<GridFor(problem.count / problem.segment), kThreads, 0, stream>>>(launch);
     return LaunchStatus();
   }
   const int64_t blocks = ReductionBlocks(problem.count);
@@ -249,7 +296,7 @@ const char* RunCuda(const LossProblem& problem, const LaunchContext& context) {
       BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, true);
       FinishReductionKernel<<<1, 1, 0, stream>>>(launch, true);
     }
-    ExactPartialsKernel<<<static_cast<unsigned>(blocks), kBlockLanes, 0, stream>>>(launch);
+    ExactPartialsKernel<<<static_cast<unsigned>(blocks), 1, 0, stream>>>(launch);
     FinishExactKernel<<<1, 1, 0, stream>>>(launch);
   }
   return LaunchStatus();

@@ -34,13 +34,17 @@ struct DeviceOperand {
 struct DeviceLaunch {
   LossFamily family = LossFamily::kBceWithLogits;
   LossKind kind = LossKind::kLoss;
-  Reduction reduction = Reduction::kNone;
   int rank = 0;
   int64_t shape[kMaxRank] = {};
   int64_t count = 0;
-  double gradient_scale = 1.0;
+  int64_t segment = 1;  // elements each output element sums (LossProblem)
+  bool integer = false;
+  ElementParameters parameters;
   DeviceOperand operand[kOperandCount];
-  ReductionWorkspace workspace{};  // mean and sum (reduction.h)
+  ReductionWorkspace workspace{};  // a total's (reduction.h)
+
+  OPENACLNN_HOST_DEVICE bool Reduces() const { return segment > 1; }
+  OPENACLNN_HOST_DEVICE bool Total() const { return Reduces() && segment == count; }
 };
 
 // Elements each thread of the element-wise kernel handles together (one 16-byte fp32 load).
@@ -58,29 +62,31 @@ inline DeviceLaunch MakeDeviceLaunch(const LossProblem& problem, const LaunchCon
   DeviceLaunch device;
   device.family = problem.family;
   device.kind = problem.kind;
-  device.reduction = problem.reduction;
   device.rank = problem.rank;
   for (int d = 0; d < kMaxRank; ++d) device.shape[d] = problem.shape[d];
   device.count = problem.count;
-  device.gradient_scale = problem.gradient_scale;
+  device.segment = problem.segment;
+  device.integer = problem.integer;
+  device.parameters = problem.parameters;
   for (int which = 0; which < kOperandCount; ++which) {
     const StridedOperand& layout = problem.operands[which];
     DeviceOperand& operand = device.operand[which];
     operand.layout = layout;
     operand.base = layout.slot < 0 ? nullptr : launch.addresses[layout.slot];
-    // A reduced output is one element, addressed by its offset alone.
-    const bool reduced_out = which == kOut && problem.reduction != Reduction::kNone;
-    operand.access = reduced_out ? Access::kSplat : Classify(layout, problem);
+    // A total is one element, addressed by its offset alone; an output that sums segments is
+    // reached through its strides (0 along the summed dimensions).
+    const bool total_out = which == kOut && problem.Total();
+    operand.access = total_out ? Access::kSplat : Classify(layout, problem);
     if (operand.access == Access::kPeriodic) {
       operand.period = BroadcastPeriod(layout, problem.shape, problem.rank);
     }
-    const uint64_t size = ElementSize(layout.type);
+    const uint64_t size = StoredSize(layout);
     const uint64_t first = reinterpret_cast<uintptr_t>(operand.base) + layout.offset * size;
-    operand.vector_aligned = operand.access == Access::kFlat && first % (kVector * size) == 0;
+    // Vector loads read floating operands only; integers go one element at a time.
+    operand.vector_aligned = operand.access == Access::kFlat && first % (kVector * size) == 0 &&
+                             layout.integer == IntegerType::kNone;
   }
-  if (problem.reduction != Reduction::kNone) {
-    device.workspace = ReductionWorkspaceAt(launch.workspace, problem.count);
-  }
+  if (problem.Total()) device.workspace = ReductionWorkspaceAt(launch.workspace, problem.count);
   return device;
 }
 
@@ -102,7 +108,7 @@ OPENACLNN_HOST_DEVICE inline int64_t ElementAt(const DeviceLaunch& launch, int w
 OPENACLNN_HOST_DEVICE inline float ReadAt(const DeviceLaunch& launch, int which, int64_t flat) {
   const DeviceOperand& operand = launch.operand[which];
   if (operand.access == Access::kAbsent) return 1.0f;
-  return LoadAs32(operand.base, operand.layout.type, ElementAt(launch, which, flat));
+  return LoadAs32(operand.base, operand.layout, ElementAt(launch, which, flat));
 }
 
 OPENACLNN_HOST_DEVICE inline ElementInputs InputsAt(const DeviceLaunch& launch, int64_t flat) {
@@ -119,7 +125,7 @@ OPENACLNN_HOST_DEVICE inline ElementInputs InputsAt(const DeviceLaunch& launch, 
 OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
   const ElementInputs in = InputsAt(launch, flat);
   return WithFamily(launch.family, [&](auto family) {
-    return decltype(family)::Element(launch.kind, launch.gradient_scale, in,
+    return decltype(family)::Element(launch.kind, launch.parameters, in,
                                      launch.operand[kOut].layout.type);
   });
 }
@@ -139,25 +145,35 @@ OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
   });
 }
 
-// What a mean or sum adds for flat element `flat`: the family's fp32 term in a first pass that
+// What a sum adds for flat element `flat`: the family's fp32 term in a first pass that
 // SumsFp32Terms, else its fp64 one.
-OPENACLNN_HOST_DEVICE inline Partial LossTermAt(const DeviceLaunch& launch, int64_t flat,
-                                                bool fp64_terms) {
+OPENACLNN_HOST_DEVICE inline Partial TermAt(const DeviceLaunch& launch, int64_t flat,
+                                            bool fp64_terms) {
   const ElementInputs in = InputsAt(launch, flat);
   const bool unweighted = launch.operand[kWeight].access == Access::kAbsent &&
                           launch.operand[kPosWeight].access == Access::kAbsent;
   const bool fp32_terms = !fp64_terms && SumsFp32Terms(launch);
   const ElementEstimate term = WithFamily(launch.family, [&](auto family) {
-    return decltype(family)::LossTerm(in, fp32_terms, unweighted);
+    return decltype(family)::Term(launch.kind, launch.parameters, in, fp32_terms, unweighted);
   });
   return {term.value, term.bound};
 }
 
-// The exact pass's term for flat element `flat` (tile_math.h: ExactTileSum's).
-OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLossAt(const DeviceLaunch& launch, int64_t flat) {
+// The exact pass's term for flat element `flat`, added to `sum`.
+OPENACLNN_HOST_DEVICE inline void AddExactTermAt(const DeviceLaunch& launch, int64_t flat,
+                                                 math::exact::ExactSum& sum) {
   const ElementInputs in = InputsAt(launch, flat);
-  return WithFamily(launch.family,
-                    [&](auto family) { return decltype(family)::ExactLossTerm(in); });
+  WithFamily(launch.family, [&](auto family) {
+    decltype(family)::AddExactTerm(launch.kind, launch.parameters, in, sum);
+  });
+}
+
+// The exact divisor of a sum: the family's common denominator times the problem's divisor.
+OPENACLNN_HOST_DEVICE inline math::exact::ExactDivisor ExactDivisorOf(const DeviceLaunch& launch) {
+  const double denominator = WithFamily(launch.family, [&](auto family) {
+    return decltype(family)::TermDenominator(launch.parameters);
+  });
+  return math::exact::DivisorOf(denominator, launch.parameters.divisor);
 }
 
 OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t flat, float value,
@@ -167,33 +183,28 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
 }
 
 // The fused pass's second result at flat element `flat`: the self gradient (of the problem's
-// gradOutput, times gradient_scale), bitwise what kind kGradSelf gives, stored to kGradSelfOut.
+// gradOutput, divided by its divisor), bitwise what kind kGradSelf gives, stored to kGradSelfOut.
 OPENACLNN_HOST_DEVICE inline void WriteGradientAt(const DeviceLaunch& launch, int64_t flat) {
   const ElementInputs in = InputsAt(launch, flat);
   const float value = WithFamily(launch.family, [&](auto family) {
-    return decltype(family)::Element(LossKind::kGradSelf, launch.gradient_scale, in,
+    return decltype(family)::Element(LossKind::kGradSelf, launch.parameters, in,
                                      launch.operand[kGradSelfOut].layout.type);
   });
   WriteAt(launch, flat, value, kGradSelfOut);
 }
 
 // Lane `lane` of a block's fixed summation order (reduction.h): its elements lane,
-// lane + kBlockLanes, ... in index order, summed from zero (Partial or double-double).
-template <class T>
-OPENACLNN_HOST_DEVICE inline T LaneSum(const T* values, int count, int lane) {
-  T sum{};
+// lane + kBlockLanes, ... in index order, summed from zero.
+OPENACLNN_HOST_DEVICE inline double LaneSum(const double* values, int count, int lane) {
+  double sum = 0.0;
   for (int i = lane; i < count; i += kBlockLanes) sum = sum + values[i];
   return sum;
 }
 
-// The exact pass's sum of lane `lane` of block `block`, its terms computed in index order.
-OPENACLNN_HOST_DEVICE inline math::exact::DD ExactLaneSum(const DeviceLaunch& launch, int64_t block,
-                                                          int count, int lane) {
-  math::exact::DD sum;
-  for (int i = lane; i < count; i += kBlockLanes) {
-    sum = sum + ExactLossAt(launch, block * kReductionBlock + i);
-  }
-  return sum;
+// The exact terms of flat elements [begin, begin + count) added to `sum`.
+OPENACLNN_HOST_DEVICE inline void AddExactTerms(const DeviceLaunch& launch, int64_t begin,
+                                                int64_t count, math::exact::ExactSum& sum) {
+  for (int64_t i = 0; i < count; ++i) AddExactTermAt(launch, begin + i, sum);
 }
 
 // The elements block `block` holds (the last block may be short).
@@ -202,37 +213,106 @@ OPENACLNN_HOST_DEVICE inline int BlockLength(const DeviceLaunch& launch, int64_t
   return static_cast<int>(rest < kReductionBlock ? rest : kReductionBlock);
 }
 
-// Writes `value` rounded once to the operand's type at element `element`.
-OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, FloatType type, int64_t element,
-                                               double value) {
-  const uint32_t bits = RoundOnce(value, type);
-  if (type == FloatType::kFloat32) {
+// Writes `value` rounded once to the operand's type at element `element` (an integer operand's
+// value is a whole number, written as it is).
+OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, const StridedOperand& layout,
+                                               int64_t element, double value) {
+  if (layout.integer == IntegerType::kInt64) {
+    static_cast<int64_t*>(base)[element] = static_cast<int64_t>(value);
+    return;
+  }
+  const uint32_t bits = RoundOnce(value, layout.type);
+  if (layout.type == FloatType::kFloat32) {
     static_cast<uint32_t*>(base)[element] = bits;
   } else {
     static_cast<uint16_t*>(base)[element] = static_cast<uint16_t>(bits);
   }
 }
 
-// The blocks' partials (of fp64 terms, or of the first pass's) combined in block order, divided
-// for mean, stored once rounded where that rounding is certain; else the workspace's next_pass
-// word asks for the next pass (ReductionPass).
+// The blocks' partials (of fp64 terms, or of the first pass's) combined in block order, divided,
+// stored once rounded where that rounding is certain; else the workspace's next_pass word asks
+// for the next pass (ReductionPass), and before the exact pass its ExactSum is cleared.
 OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch, bool fp64_terms) {
   const DeviceOperand& out = launch.operand[kOut];
   double total = 0.0;
-  const bool settled = SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count),
-                                       launch.count, launch.reduction == Reduction::kMean,
-                                       out.layout.type, LossTermError(launch.family), &total);
-  *launch.workspace.next_pass = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
-  if (settled) StoreRounded(out.base, out.layout.type, out.layout.offset, total);
+  const bool settled =
+      SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count),
+                      launch.parameters.divisor, out.layout.type, TermError(launch.family), &total);
+  const ReductionPass next = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
+  *launch.workspace.next_pass = next;
+  if (next == ReductionPass::kExact) *launch.workspace.exact = math::exact::ExactSum();
+  if (settled) StoreRounded(out.base, out.layout, out.layout.offset, total);
 }
 
-// The exact pass's combine and store, where FinishReduction asked for it.
+// The exact pass's rounding and store, where FinishReduction asked for it.
 OPENACLNN_HOST_DEVICE inline void FinishExactReduction(const DeviceLaunch& launch) {
   if (*launch.workspace.next_pass != ReductionPass::kExact) return;
   const DeviceOperand& out = launch.operand[kOut];
-  const double total = ExactReduction(launch.workspace.exact, ReductionBlocks(launch.count),
-                                      launch.count, launch.reduction == Reduction::kMean);
-  StoreRounded(out.base, out.layout.type, out.layout.offset, total);
+  StoreRounded(out.base, out.layout, out.layout.offset,
+               math::exact::RoundedQuotient(*launch.workspace.exact, ExactDivisorOf(launch),
+                                            out.layout.type));
+}
+
+// The sum of `count` flat elements from `begin` (at most a block) in the block order: its terms
+// (fp64 ones in the fp64 pass) into kBlockLanes lanes, folded.
+OPENACLNN_HOST_DEVICE inline Partial RunPartial(const DeviceLaunch& launch, int64_t begin,
+                                                int64_t count, bool fp64_terms) {
+  Partial lanes[kBlockLanes];
+  for (int64_t i = 0; i < count; ++i) {
+    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + TermAt(launch, begin + i, fp64_terms);
+  }
+  return FoldLanes(lanes);
+}
+
+// Output element `element` of a launch whose output elements each sum a segment (one GPU thread
+// each): its blocks' partials, their rounding test, the fp64 pass where the first had fp32 terms,
+// and the exact pass, as the CPU's; stored once rounded.
+OPENACLNN_HOST_DEVICE inline void SegmentAt(const DeviceLaunch& launch, int64_t element) {
+  const int64_t first = element * launch.segment, end = first + launch.segment;
+  const DeviceOperand& out = launch.operand[kOut];
+  const FloatType type = out.layout.type;
+  const double term_error = TermError(launch.family);
+  const auto settled = [&](bool fp64_terms, double* value) {
+    PartialsTotal total;
+    for (int64_t begin = first; begin < end; begin += kReductionBlock) {
+      const int64_t count = end - begin < kReductionBlock ? end - begin : kReductionBlock;
+      total.Add(RunPartial(launch, begin, count, fp64_terms));
+    }
+    return total.Settle(launch.parameters.divisor, type, term_error, value);
+  };
+  double value = 0.0;
+  if (!settled(false, &value) && !(SumsFp32Terms(launch) && settled(true, &value))) {
+    math::exact::ExactSum sum;
+    AddExactTerms(launch, first, launch.segment, sum);
+    value = math::exact::RoundedQuotient(sum, ExactDivisorOf(launch), type);
+  }
+  StoreRounded(out.base, out.layout, ElementAt(launch, kOut, first), value);
+}
+
+// An integer launch's value at flat element `flat` (the family's IntegerElement).
+OPENACLNN_HOST_DEVICE inline int64_t IntegerAt(const DeviceLaunch& launch, int64_t flat) {
+  const auto read = [&](int which) {
+    const DeviceOperand& operand = launch.operand[which];
+    return LoadInteger(operand.base, operand.layout.integer, ElementAt(launch, which, flat));
+  };
+  return WithFamily(launch.family, [&](auto family) -> int64_t {
+    if constexpr (requires { decltype(family)::IntegerElement(int64_t{}, int64_t{}); }) {
+      return decltype(family)::IntegerElement(read(kSelf), read(kTarget));
+    } else {
+      return 0;  // never planned: only a family with integer arithmetic gets integer problems
+    }
+  });
+}
+
+// An integer value stored to the output: as it is, or rounded once to a floating output.
+OPENACLNN_HOST_DEVICE inline void WriteIntegerAt(const DeviceLaunch& launch, int64_t element,
+                                                 int64_t value) {
+  const DeviceOperand& out = launch.operand[kOut];
+  if (out.layout.integer == IntegerType::kInt64) {
+    static_cast<int64_t*>(out.base)[element] = value;
+  } else {
+    StoreFrom32(out.base, out.layout.type, element, IntegerToFloat(value, out.layout.type));
+  }
 }
 
 // A fill of every element of a strided output with one rounded value.
@@ -263,7 +343,7 @@ inline DeviceFill MakeDeviceFill(const StridedOperand& out, const int64_t* shape
 }
 
 OPENACLNN_HOST_DEVICE inline void FillAt(const DeviceFill& fill, int64_t flat) {
-  StoreRounded(fill.base, fill.type, ElementOf(fill.layout, fill.shape, fill.rank, flat),
+  StoreRounded(fill.base, fill.layout, ElementOf(fill.layout, fill.shape, fill.rank, flat),
                fill.value);
 }
 

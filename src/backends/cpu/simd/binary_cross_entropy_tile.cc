@@ -23,15 +23,16 @@ namespace openaclnn::HWY_NAMESPACE {
 
 // The tile of kind kKind with the weight's absence known at compile time.
 template <LossKind kKind>
-Partial RunBinaryCrossEntropyTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                                  const TileSinks& sinks, bool sum, TileStaging& staging) {
+Partial RunBinaryCrossEntropyTile(const ElementParameters& parameters, const TileInputs& inputs,
+                                  int64_t count, const TileSinks& sinks, bool sum,
+                                  TileStaging& staging) {
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
   if (inputs.operand[kWeight].data == nullptr) {
-    return RunTileOf<BinaryCrossEntropyEvaluator<kKind, true>>(gradient_scale, inputs, count, sinks,
+    return RunTileOf<BinaryCrossEntropyEvaluator<kKind, true>>(parameters, inputs, count, sinks,
                                                                targets, staging);
   }
-  return RunTileOf<BinaryCrossEntropyEvaluator<kKind, false>>(gradient_scale, inputs, count, sinks,
+  return RunTileOf<BinaryCrossEntropyEvaluator<kKind, false>>(parameters, inputs, count, sinks,
                                                               targets, staging);
 }
 
@@ -40,22 +41,22 @@ Partial RunBinaryCrossEntropyTile(double gradient_scale, const TileInputs& input
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits; elsewhere, and for what the family has no op of (a
 // fused gradient, the target gradient), the scalar definition.
-Partial BinaryCrossEntropyTile(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                               int64_t count, const TileOutput& output, bool sum,
-                               const TileOutput& gradient, TileStaging& staging) {
+Partial BinaryCrossEntropyTile(LossKind kind, const ElementParameters& parameters,
+                               const TileInputs& inputs, int64_t count, const TileOutput& output,
+                               bool sum, const TileOutput& gradient, TileStaging& staging) {
 #if HWY_NATIVE_FMA
   const TileSinks sinks{output, gradient};
   if (kind == LossKind::kLoss && gradient.data == nullptr) {
-    return RunBinaryCrossEntropyTile<LossKind::kLoss>(gradient_scale, inputs, count, sinks, sum,
+    return RunBinaryCrossEntropyTile<LossKind::kLoss>(parameters, inputs, count, sinks, sum,
                                                       staging);
   }
   if (kind == LossKind::kGradSelf) {
-    return RunBinaryCrossEntropyTile<LossKind::kGradSelf>(gradient_scale, inputs, count, sinks, sum,
+    return RunBinaryCrossEntropyTile<LossKind::kGradSelf>(parameters, inputs, count, sinks, sum,
                                                           staging);
   }
 #endif
   (void)staging;
-  return EvaluateBinaryCrossEntropyTileScalar(kind, gradient_scale, inputs, count, output, sum,
+  return EvaluateBinaryCrossEntropyTileScalar(kind, parameters, inputs, count, output, sum,
                                               gradient);
 }
 
@@ -67,12 +68,12 @@ namespace openaclnn {
 
 HWY_EXPORT(BinaryCrossEntropyTile);
 
-Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTile(LossKind kind, const ElementParameters& parameters,
                                        const TileInputs& inputs, int64_t count,
                                        const TileOutput& output, bool sum,
                                        const TileOutput& gradient) {
-  return HWY_DYNAMIC_DISPATCH(BinaryCrossEntropyTile)(kind, gradient_scale, inputs, count, output,
-                                                      sum, gradient, ThreadTileStaging());
+  return HWY_DYNAMIC_DISPATCH(BinaryCrossEntropyTile)(kind, parameters, inputs, count, output, sum,
+                                                      gradient, ThreadTileStaging());
 }
 
 }  // namespace openaclnn

@@ -126,7 +126,7 @@ struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUn
   template <size_t kStep>
   HWY_NOINLINE StepResults<kStep> InFp64(int64_t i, int64_t n, Fp64Part part) const {
     Local<kStep> local;
-    Fp64Evaluator<kKind, kFused, kUnweighted> fp64{{{}, n, this->scale64, targets}};
+    Fp64Evaluator<kKind, kFused, kUnweighted> fp64{{{}, n, this->parameters, targets}};
     for (int which = kSelf; which < kOut; ++which) {
       if (this->sources[which].data == nullptr) continue;  // not read
       for (int64_t at = 0; at < static_cast<int64_t>(kStep) * kLanes; at += kLanes) {

@@ -19,13 +19,13 @@ namespace openaclnn::HWY_NAMESPACE {
 
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits.
-Partial GradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial GradSelfTile(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                      const TileOutput& output, TileStaging& staging) {
 #if HWY_NATIVE_FMA
-  return RunTile<LossKind::kGradSelf>(gradient_scale, inputs, count, output, false, staging);
+  return RunTile<LossKind::kGradSelf>(parameters, inputs, count, output, false, staging);
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
   (void)staging;
-  return EvaluateTileScalar(LossKind::kGradSelf, gradient_scale, inputs, count, output, false);
+  return EvaluateTileScalar(LossKind::kGradSelf, parameters, inputs, count, output, false);
 #endif
 }
 
@@ -37,9 +37,9 @@ namespace openaclnn {
 
 HWY_EXPORT(GradSelfTile);
 
-Partial EvaluateGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                             const TileOutput& output, TileStaging& staging) {
-  return HWY_DYNAMIC_DISPATCH(GradSelfTile)(gradient_scale, inputs, count, output, staging);
+Partial EvaluateGradSelfTile(const ElementParameters& parameters, const TileInputs& inputs,
+                             int64_t count, const TileOutput& output, TileStaging& staging) {
+  return HWY_DYNAMIC_DISPATCH(GradSelfTile)(parameters, inputs, count, output, staging);
 }
 
 }  // namespace openaclnn

@@ -19,13 +19,13 @@ namespace openaclnn::HWY_NAMESPACE {
 
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits.
-Partial GradTargetTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial GradTargetTile(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                        const TileOutput& output, TileStaging& staging) {
 #if HWY_NATIVE_FMA
-  return RunTile<LossKind::kGradTarget>(gradient_scale, inputs, count, output, false, staging);
+  return RunTile<LossKind::kGradTarget>(parameters, inputs, count, output, false, staging);
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
   (void)staging;
-  return EvaluateTileScalar(LossKind::kGradTarget, gradient_scale, inputs, count, output, false);
+  return EvaluateTileScalar(LossKind::kGradTarget, parameters, inputs, count, output, false);
 #endif
 }
 
@@ -37,9 +37,9 @@ namespace openaclnn {
 
 HWY_EXPORT(GradTargetTile);
 
-Partial EvaluateGradTargetTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                               const TileOutput& output, TileStaging& staging) {
-  return HWY_DYNAMIC_DISPATCH(GradTargetTile)(gradient_scale, inputs, count, output, staging);
+Partial EvaluateGradTargetTile(const ElementParameters& parameters, const TileInputs& inputs,
+                               int64_t count, const TileOutput& output, TileStaging& staging) {
+  return HWY_DYNAMIC_DISPATCH(GradTargetTile)(parameters, inputs, count, output, staging);
 }
 
 }  // namespace openaclnn

@@ -19,15 +19,14 @@ namespace openaclnn::HWY_NAMESPACE {
 
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits.
-Partial LossAndGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                            const TileOutput& output, bool sum, const TileOutput& gradient,
-                            TileStaging& staging) {
+Partial LossAndGradSelfTile(const ElementParameters& parameters, const TileInputs& inputs,
+                            int64_t count, const TileOutput& output, bool sum,
+                            const TileOutput& gradient, TileStaging& staging) {
 #if HWY_NATIVE_FMA
-  return RunTile<LossKind::kLoss, true>(gradient_scale, inputs, count, output, sum, staging,
-                                        gradient);
+  return RunTile<LossKind::kLoss, true>(parameters, inputs, count, output, sum, staging, gradient);
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
   (void)staging;
-  return EvaluateTileScalar(LossKind::kLoss, gradient_scale, inputs, count, output, sum, gradient);
+  return EvaluateTileScalar(LossKind::kLoss, parameters, inputs, count, output, sum, gradient);
 #endif
 }
 
@@ -39,11 +38,11 @@ namespace openaclnn {
 
 HWY_EXPORT(LossAndGradSelfTile);
 
-Partial EvaluateLossAndGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                                    const TileOutput& output, bool sum, const TileOutput& gradient,
-                                    TileStaging& staging) {
-  return HWY_DYNAMIC_DISPATCH(LossAndGradSelfTile)(gradient_scale, inputs, count, output, sum,
-                                                   gradient, staging);
+Partial EvaluateLossAndGradSelfTile(const ElementParameters& parameters, const TileInputs& inputs,
+                                    int64_t count, const TileOutput& output, bool sum,
+                                    const TileOutput& gradient, TileStaging& staging) {
+  return HWY_DYNAMIC_DISPATCH(LossAndGradSelfTile)(parameters, inputs, count, output, sum, gradient,
+                                                   staging);
 }
 
 }  // namespace openaclnn

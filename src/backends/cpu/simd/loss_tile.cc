@@ -19,13 +19,13 @@ namespace openaclnn::HWY_NAMESPACE {
 
 // Highway says per target whether its MulAdd is one fused operation (HWY_NATIVE_FMA): only then
 // do the lanes get the scalar code's bits.
-Partial LossTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial LossTile(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                  const TileOutput& output, bool sum, TileStaging& staging) {
 #if HWY_NATIVE_FMA
-  return RunTile<LossKind::kLoss>(gradient_scale, inputs, count, output, sum, staging);
+  return RunTile<LossKind::kLoss>(parameters, inputs, count, output, sum, staging);
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
   (void)staging;
-  return EvaluateTileScalar(LossKind::kLoss, gradient_scale, inputs, count, output, sum);
+  return EvaluateTileScalar(LossKind::kLoss, parameters, inputs, count, output, sum);
 #endif
 }
 
@@ -37,9 +37,9 @@ namespace openaclnn {
 
 HWY_EXPORT(LossTile);
 
-Partial EvaluateLossTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                         const TileOutput& output, bool sum, TileStaging& staging) {
-  return HWY_DYNAMIC_DISPATCH(LossTile)(gradient_scale, inputs, count, output, sum, staging);
+Partial EvaluateLossTile(const ElementParameters& parameters, const TileInputs& inputs,
+                         int64_t count, const TileOutput& output, bool sum, TileStaging& staging) {
+  return HWY_DYNAMIC_DISPATCH(LossTile)(parameters, inputs, count, output, sum, staging);
 }
 
 }  // namespace openaclnn

@@ -19,14 +19,14 @@ TileStaging& ThreadTileStaging();
 
 // EvaluateTile of kind kLoss without a gradient, kGradSelf and kGradTarget (whose results are
 // never summed), and the fused pass (kLoss with a gradient).
-Partial EvaluateLossTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                         const TileOutput& output, bool sum, TileStaging& staging);
-Partial EvaluateGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                             const TileOutput& output, TileStaging& staging);
-Partial EvaluateGradTargetTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                               const TileOutput& output, TileStaging& staging);
-Partial EvaluateLossAndGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                                    const TileOutput& output, bool sum, const TileOutput& gradient,
-                                    TileStaging& staging);
+Partial EvaluateLossTile(const ElementParameters& parameters, const TileInputs& inputs,
+                         int64_t count, const TileOutput& output, bool sum, TileStaging& staging);
+Partial EvaluateGradSelfTile(const ElementParameters& parameters, const TileInputs& inputs,
+                             int64_t count, const TileOutput& output, TileStaging& staging);
+Partial EvaluateGradTargetTile(const ElementParameters& parameters, const TileInputs& inputs,
+                               int64_t count, const TileOutput& output, TileStaging& staging);
+Partial EvaluateLossAndGradSelfTile(const ElementParameters& parameters, const TileInputs& inputs,
+                                    int64_t count, const TileOutput& output, bool sum,
+                                    const TileOutput& gradient, TileStaging& staging);
 
 }  // namespace openaclnn

@@ -131,10 +131,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
 
 // A tile by the evaluator Eval: whole steps (RunSteps), then the remainder (RunRemainder).
 template <class Eval>
-Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial RunTileOf(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                   const TileSinks& sinks, const Targets& targets, TileStaging& staging) {
   const Eval eval{{StageInputs<typename Eval::SourceT>(Eval::kReads, inputs, count, staging), count,
-                   gradient_scale, targets}};
+                   parameters, targets}};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half

@@ -65,7 +65,7 @@ inline SharedType SharedTypeOf(OperandsRead reads, bool fused, const TileInputs&
 // per SharedType (f16, bf16; fp32 only for the exact target gradient): its loads and stores then
 // have no branch on types.
 template <LossKind kKind, bool kFused, bool kUnweighted>
-Partial RouteTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial RouteTile(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                   const TileSinks& sinks, bool sum, TileStaging& staging) {
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
@@ -74,7 +74,7 @@ Partial RouteTile(double gradient_scale, const TileInputs& inputs, int64_t count
       SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused, targets.gradient_type);
   constexpr bool kExactTarget = kKind == LossKind::kGradTarget && kUnweighted;
   const bool exact_target =
-      kExactTarget && targets.store_value && IsPowerOfTwo(gradient_scale) &&
+      kExactTarget && targets.store_value && IsPowerOfTwo(parameters.scale) &&
       (targets.value_type == FloatType::kFloat32 ||
        (x16 && Is16Bit(targets.value_type) && Is16Bit(inputs.operand[kGradOutput].type)));
   const bool store32 = !kExactTarget && targets.store_value && x16 && Is16Bit(targets.value_type) &&
@@ -83,7 +83,7 @@ Partial RouteTile(double gradient_scale, const TileInputs& inputs, int64_t count
   if (in_fp32_lanes) {
     const auto run = [&](auto shared) {
       return RunTileOf<Fp32LaneEvaluator<kKind, kFused, kUnweighted, decltype(shared)::value>>(
-          gradient_scale, inputs, count, sinks, targets, staging);
+          parameters, inputs, count, sinks, targets, staging);
     };
     using enum SharedType;
     constexpr OperandsRead kReads = OperandsReadBy(kKind, kFused, kUnweighted);
@@ -99,21 +99,21 @@ Partial RouteTile(double gradient_scale, const TileInputs& inputs, int64_t count
         return run(std::integral_constant<SharedType, kMixed>{});
     }
   }
-  return RunTileOf<Fp64Evaluator<kKind, kFused, kUnweighted>>(gradient_scale, inputs, count, sinks,
+  return RunTileOf<Fp64Evaluator<kKind, kFused, kUnweighted>>(parameters, inputs, count, sinks,
                                                               targets, staging);
 }
 
 // RouteTile with the weights' absence known at compile time.
 template <LossKind kKind, bool kFused = false>
-Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial RunTile(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                 const TileOutput& output, bool sum, TileStaging& staging,
                 const TileOutput& gradient = {}) {
   const TileSinks sinks{output, gradient};
   const bool unweighted =
       inputs.operand[kWeight].data == nullptr && inputs.operand[kPosWeight].data == nullptr;
   return unweighted
-             ? RouteTile<kKind, kFused, true>(gradient_scale, inputs, count, sinks, sum, staging)
-             : RouteTile<kKind, kFused, false>(gradient_scale, inputs, count, sinks, sum, staging);
+             ? RouteTile<kKind, kFused, true>(parameters, inputs, count, sinks, sum, staging)
+             : RouteTile<kKind, kFused, false>(parameters, inputs, count, sinks, sum, staging);
 }
 
 #endif  // HWY_NATIVE_FMA
