@@ -1,18 +1,19 @@
-// EvaluateTile in SIMD: the element math's and BCE's formulas (kernels/bce_math.h) instantiated
-// with a Highway vector policy, compiled once per target and chosen at run time, one source file
-// per kind (simd/tile_kinds.h). Every operation is the IEEE operation the scalar policy performs,
-// so each lane gets the scalar path's bits; only targets with a native fused multiply-add run this
-// code, the others run EvaluateTileScalar.
+// EvaluateTile in SIMD: the element math's and BCE's formulas
+// (losses/binary_cross_entropy_with_logits/bce_with_logits_math.h) instantiated with a Highway
+// vector policy, compiled once per target and chosen at run time, one source file per kind
+// (simd/tile_staging.h). Every operation is the IEEE operation the scalar policy performs, so each
+// lane gets the scalar path's bits; only targets with a native fused multiply-add run this code,
+// the others run EvaluateTileScalar.
 
 #include "backends/cpu/simd/simd_targets.h"  // before Highway
 
 #include <cstdint>
 
-#include "backends/cpu/simd/tile_kinds.h"
+#include "backends/cpu/simd/tile_staging.h"
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce_element.h"
-#include "kernels/bce_exact.h"
-#include "kernels/bce_math.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_exact.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"

@@ -18,7 +18,7 @@
 #include "backends/cpu/simd/evaluator_base-inl.h"
 #include "backends/cpu/simd/rounding_bits-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_error_budget.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_error_budget.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {

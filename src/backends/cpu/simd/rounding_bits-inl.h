@@ -1,7 +1,8 @@
 // The rounding tests on a value's bits alone: whether the value is far enough from every rounding
-// boundary of its output type that its error (its reach, kernels/bce_error_budget.h) cannot change
-// the result. Re-included once per Highway target (the toggle guard below); defines its code inside
-// namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
+// boundary of its output type that its error (its reach,
+// losses/binary_cross_entropy_with_logits/bce_with_logits_error_budget.h) cannot change the result.
+// Re-included once per Highway target (the toggle guard below); defines its code inside namespace
+// openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
 
 #include <cstdint>
 
@@ -14,7 +15,7 @@
 
 #include "backends/cpu/simd/lanes-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_error_budget.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_error_budget.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -36,7 +37,7 @@ inline constexpr uint32_t kBf16LimitBits = 0x71800000u;
 // result rounds as v does. A handful of integer operations instead of an interval's two ends, two
 // conversions and, for 16-bit types, two roundings onto the grid. rounding_test.cc
 // (TheLossBitTestSettlesOnlyWhatTheBoundDecides) checks each reach at every distance around it.
-// The reaches: kernels/bce_error_budget.h.
+// The reaches: losses/binary_cross_entropy_with_logits/bce_with_logits_error_budget.h.
 // Lanes of v (fp64 lanes, or fp32 ones: DV) that are more than kReach ulps from every rounding
 // boundary of v's binade in a format of kPrecision bits:
 // (bits + kReach - boundary) mod 2^(p - kPrecision) > 2 kReach, p v's own precision (53, 24).

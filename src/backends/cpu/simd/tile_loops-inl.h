@@ -16,8 +16,8 @@
 #include "backends/cpu/simd/block_accumulator-inl.h"
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_math.h"
 #include "kernels/reduction.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {

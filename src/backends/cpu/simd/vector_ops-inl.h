@@ -1,9 +1,9 @@
 // The vector policies of the element math's formulas for Highway vectors: HwyOpsOf (one vector of
 // fp32 or fp64 lanes) and WideOps64 (several fp64 vectors side by side), with the formulas
-// themselves (kernels/transcendentals.inc, estimate.inc, bce_formulas.inc), which each target
-// compiles under its own options.
-// Re-included once per Highway target (the toggle guard below); defines its code inside
-// namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
+// themselves (kernels/transcendentals.inc, estimate.inc, bce_with_logits_formulas.inc), which each
+// target compiles under its own options. Re-included once per Highway target (the toggle guard
+// below); defines its code inside namespace openaclnn::HWY_NAMESPACE, for targets with a native
+// fused multiply-add only.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,8 +17,8 @@
 #endif
 
 #include "hwy/highway.h"
-#include "kernels/bce_element.h"
-#include "kernels/bce_math.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -282,7 +282,7 @@ struct WideOps64 {
 
 #include "kernels/estimate.inc"
 
-#include "kernels/bce_formulas.inc"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_formulas.inc"
 // Declared after the formulas, whose own local V would otherwise shadow it.
 using V = hn::Vec<D>;
 
