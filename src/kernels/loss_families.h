@@ -1,7 +1,7 @@
 // Every loss family, one line each: WithFamily calls a generic function with the family struct of
-// a problem's LossFamily. A family struct (e.g. BceWithLogitsFamily,
-// losses/binary_cross_entropy_with_logits/bce_with_logits_family.h) is all a backend's generic code
-// knows of a family:
+// a problem's LossFamily, and kEveryFamilyKernelOps is the ops of them all. A family struct (e.g.
+// BceWithLogitsFamily, losses/binary_cross_entropy_with_logits/bce_with_logits_family.h) is all a
+// backend's generic code knows of a family:
 //   kFamily, kLossTermError (the relative error bound of a loss term's estimate, for
 //   reduction.h's SettleReduction), Element(kind, gradient_scale, inputs, type) (one element
 //   correctly rounded), SumsFp32Terms(self, result, fused, gradient), LossTerm(inputs, fp32_terms,
@@ -27,6 +27,11 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(BceWithLogitsFamily{});
   }
 }
+
+// The ops of every family (KernelOpBit), which a backend that runs every family through
+// WithFamily implements.
+inline constexpr uint32_t kEveryFamilyKernelOps =
+    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps;
 
 // The family's kLossTermError.
 OPENACLNN_HOST_DEVICE inline double LossTermError(LossFamily family) {

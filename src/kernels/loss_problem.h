@@ -10,11 +10,8 @@
 
 #include "base/dtype.h"
 #include "base/executor.h"
-// The family's exact forms ahead of the reduction, as the kernels were always compiled: GCC's
-// register choices in the SIMD kernels' cold paths follow the declaration order.
 #include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
-#include "losses/binary_cross_entropy_with_logits/bce_with_logits_exact.h"
 
 namespace openaclnn {
 
@@ -61,18 +58,6 @@ inline constexpr int64_t kQuickElements = kReductionBlock;
 inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {
   if (problem.reduction == Reduction::kNone) return 0;
   return ReductionWorkspaceBytesFor(problem.count);
-}
-
-// Whether a mean or sum adds fp32 terms in its first pass (bce_with_logits_family.h:
-// BceLossTerm32): where the logits and the result are 16-bit, and so is the gradient where one is
-// computed in the same pass (`fused`, of type `gradient`). Every backend chooses by this rule, so
-// that their blocks' sums are the same bits; where the total's rounding test fails, the partials
-// are formed again with BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored
-// again) before any exact pass.
-OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused,
-                                                   FloatType gradient) {
-  return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
-         (!fused || gradient != FloatType::kFloat32);
 }
 
 // What crosses into a backend's kernels, also across dlopen (backends/plugin.h): plain data, laid

@@ -49,8 +49,8 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
 }
 
 // What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the
-// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: for BCE,
-// loss_problem.h's SumsFp32Terms); or the exact pass.
+// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: its family
+// struct's SumsFp32Terms); or the exact pass.
 enum class ReductionPass : uint64_t { kSettled = 0, kFp64Terms = 1, kExact = 2 };
 
 OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool fp32_terms) {
@@ -96,8 +96,8 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
 // one rounding to `type` (RoundOnce) is the result; false where the exact pass must decide.
 // The error bound: the elements' own bounds, each element's in-block additions (at most
 // kBlockSumDepth of them, each within 2^-53 of a partial sum, and a partial sum is at most the
-// terms its elements' bounds are `term_error` of: their relative error bound, for BCE
-// kEstimateError64), the double-double combine and mean's division (2^-100 of the result,
+// terms its elements' bounds are `term_error` of: their relative error bound, the family's
+// kLossTermError), the double-double combine and mean's division (2^-100 of the result,
 // generously), and the two roundings of value -+ bound (2^-52).
 OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64_t blocks,
                                                   int64_t count, bool mean, FloatType type,

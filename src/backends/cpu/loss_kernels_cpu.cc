@@ -217,7 +217,7 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 }  // namespace
 
 const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                     .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
+                                     .ops = kEveryFamilyKernelOps,
                                      .workspace_bytes = ReductionWorkspaceBytes,
                                      .run = RunCpu,
                                      .fill = FillCpu,

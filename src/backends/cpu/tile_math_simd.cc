@@ -50,7 +50,8 @@ void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values,
       settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, math::kLossReach>(value)) &&
                    hn::AllTrue(D(), InNormalRange(result, kFp32LeastNormalBits, kFp32InfinityBits));
     } else {
-      settled[i] = SettledOnGrid16(value, value, type, FarFrom16Boundaries, &result);
+      settled[i] =
+          SettledOnGrid16(value, value, type, FarFrom16Boundaries<math::kLoss32Reach>, &result);
     }
     rounded[i] = hn::GetLane(result);
   }

@@ -1,12 +1,11 @@
-// The CUDA kernels of the BCE-with-logits family: one fused pass per launch (the one-pass loss and
-// self gradient writes both results from it). Element-wise
-// results come from a grid-stride kernel that reads 4 elements per operand at once (one vector
-// load where the operand is contiguous and aligned, gathers through strides otherwise, one value
-// for broadcast operands); fp16/bf16 are widened in registers. Mean and sum follow the CPU's
-// reduction order exactly (reduction.h): one thread block per reduction block writes that
-// block's partial (fp64 sum and error bound) to the workspace, one thread combines the partials
-// in block order, and where the total's rounding is in doubt the exact pass runs (two more
-// kernels, which return at once otherwise).
+// The CUDA kernels of every loss family (WithFamily): one fused pass per launch (the one-pass loss
+// and self gradient writes both results from it). Element-wise results come from a grid-stride
+// kernel that reads 4 elements per operand at once (one vector load where the operand is contiguous
+// and aligned, gathers through strides otherwise, one value for broadcast operands); fp16/bf16 are
+// widened in registers. Mean and sum follow the CPU's reduction order exactly (reduction.h): one
+// thread block per reduction block writes that block's partial (fp64 sum and error bound) to the
+// workspace, one thread combines the partials in block order, and where the total's rounding is in
+// doubt the exact pass runs (two more kernels, which return at once otherwise).
 #include <cuda_runtime.h>
 
 #include "backends/cuda/loss_kernels_cuda.h"
@@ -269,7 +268,7 @@ int NoHostThreads() { return 0; }
 }  // namespace
 
 const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                      .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
+                                      .ops = kEveryFamilyKernelOps,
                                       .workspace_bytes = ReductionWorkspaceBytes,
                                       .run = RunCuda,
                                       .fill = FillCuda,

@@ -1,9 +1,9 @@
 // The error budget of the BCE-with-logits formulas (bce_with_logits_formulas.inc): every relative
 // error bound their estimates carry, with its derivation from the element math's fitted errors
 // (math_tables.h) and its roundings. The rounding tests (Settled, SettledOnGrid, the CPU's bit
-// tests and their reaches, below) are exactly as sound as these bounds; the rounding tests in
-// tests/unit/kernels/ measure each against binary128. Every derivation of a bound or a reach is
-// written here and nowhere else.
+// tests and their reaches, below) are exactly as sound as these bounds; the family's rounding
+// tests (tests/unit/losses/binary_cross_entropy_with_logits/) measure each against binary128.
+// Every derivation of a bound or a reach is written here and nowhere else.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ namespace openaclnn::math {
 // against binary128.
 inline constexpr double kEstimateError64 = 0x1p-43;
 
-// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_test.cc
+// Bounds on the relative errors of the fp32 exp(-a) and log1p(exp(-a)): rounding_bounds_test.cc
 // (Transcendentals32) measures both over every fp16 and bf16 |x| <= kExpArgMax32 against
 // binary128 and checks that each stays below half of its bound. The fp64 formulas take the fp32
 // log1p with kLog1pExpError32 (the loss, the target gradient), and the self gradient, whose
@@ -86,7 +86,8 @@ static_assert(kSigmoidComplementError32 * 0x1p24 * 1.01 < kGradSelf32ReachPerRat
 // or -p*t, each of them within three roundings for fp32 t and p: l*e*r is within the sigmoid's
 // error and four roundings of l*m, c within one of itself (|c| <= l*m + |d|), so d is within
 // (6 + 5) * 2^-24 of l*m plus two roundings of itself: a reach of 11 l*m/|d|, taken as 12 (the
-// approximate reciprocal; |d| within 2^-4 of the exact one wherever the reach is below the cap),
+// approximate reciprocal; |d| within 2^-4 of the exact one wherever the reach is below the cap,
+// rounding_bits-inl.h's kReachCap32),
 // plus the same floor (g*w rounded in place of g).
 inline constexpr float kWeightedGradSelf32ReachPerRatio = 12.0f;
 static_assert((kSigmoidComplementError32 + 5 * 0x1p-24) * 0x1p24 * (1 + 0x1p-8) / (1 - 0x1p-4) <
@@ -103,9 +104,5 @@ static_assert((kSigmoidComplementError32 + 5 * 0x1p-24) * 0x1p24 * (1 + 0x1p-8) 
 inline constexpr float kGradTarget32ReachPerRatio = 10.0f;
 static_assert(9.0 * (1 + 0x1p-8) * (1 + 0x1p-22) / (1 - 0x1p-4) < kGradTarget32ReachPerRatio,
               "the reach per terms/|inner| covers the fp32 log term's error");
-
-// The cap of a per-lane reach (ReachBits): a reach of half a 16-bit grid spacing or more is never
-// far, so capping loses nothing.
-inline constexpr uint32_t kReachCap32 = uint32_t{1} << 20;
 
 }  // namespace openaclnn::math

@@ -96,10 +96,6 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate BceLossTerm(const ElementInputs& in
   return BceEstimate(LossKind::kLoss, 1.0, in);
 }
 
-// The non-negative loss terms' domain as unsigned ranges of an fp32's bits (-0 is outside
-// both): t in [+0, 1], w and p in [+0, FLT_MAX].
-inline constexpr uint32_t kOneBits = 0x3f800000u, kLargestFiniteBits = 0x7f7fffffu;
-
 // What a mean or sum adds for one element of the loss where SumsFp32Terms says so: the loss in
 // fp32 with a bound of kLossTerm32Bound of its value, where its error holds: |x| <=
 // kExpArgMax32 and t in [+0, 1] (as a bit range: -0 is outside); `unweighted` (weight and
@@ -152,9 +148,16 @@ struct BceWithLogitsFamily {
                                              const ElementInputs& in, FloatType type) {
     return BceElement(kind, gradient_scale, in, type);
   }
+  // Whether a mean or sum adds fp32 terms in its first pass (BceLossTerm32): where the logits and
+  // the result are 16-bit, and so is the gradient where one is computed in the same pass
+  // (`fused`, of type `gradient`). Every backend chooses by this rule, so that their blocks' sums
+  // are the same bits; where the total's rounding test fails, the partials are formed again with
+  // BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored again) before any
+  // exact pass.
   OPENACLNN_HOST_DEVICE static constexpr bool SumsFp32Terms(FloatType self, FloatType result,
                                                             bool fused, FloatType gradient) {
-    return openaclnn::SumsFp32Terms(self, result, fused, gradient);
+    return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
+           (!fused || gradient != FloatType::kFloat32);
   }
   // What a mean or sum adds for one element: fp32 terms where SumsFp32Terms said so.
   OPENACLNN_HOST_DEVICE static ElementEstimate LossTerm(const ElementInputs& in, bool fp32_terms,

@@ -9,12 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(OPENACLNN_BACKENDS_CPU_SIMD_BINARY_CROSS_ENTROPY_EVALUATOR_INL_H_) == \
+#if defined(OPENACLNN_LOSSES_BINARY_CROSS_ENTROPY_CPU_EVALUATOR_INL_H_) == \
     defined(HWY_TARGET_TOGGLE)
-#ifdef OPENACLNN_BACKENDS_CPU_SIMD_BINARY_CROSS_ENTROPY_EVALUATOR_INL_H_
-#undef OPENACLNN_BACKENDS_CPU_SIMD_BINARY_CROSS_ENTROPY_EVALUATOR_INL_H_
+#ifdef OPENACLNN_LOSSES_BINARY_CROSS_ENTROPY_CPU_EVALUATOR_INL_H_
+#undef OPENACLNN_LOSSES_BINARY_CROSS_ENTROPY_CPU_EVALUATOR_INL_H_
 #else
-#define OPENACLNN_BACKENDS_CPU_SIMD_BINARY_CROSS_ENTROPY_EVALUATOR_INL_H_
+#define OPENACLNN_LOSSES_BINARY_CROSS_ENTROPY_CPU_EVALUATOR_INL_H_
 #endif
 
 #include "backends/cpu/simd/evaluator_base-inl.h"
@@ -45,6 +45,15 @@ inline constexpr uint64_t kBinaryCrossEntropyGradientReach = 8;
 static_assert(static_cast<double>(kBinaryCrossEntropyGradientReach) * 0x1p-53 ==
                   math::kBinaryCrossEntropyGradientError64,
               "the reach is 2^53 times the gradient's relative bound");
+
+// The reach of its 16-bit results' bit test (SettleRelative16), in fp64 ulps of the value (of its
+// magnitude for the gradient): a bound of 2^-21 + 2^-43 of it, far wider than either estimate's, so
+// sound for both; it leaves open only values within about 2^-21 of a 16-bit rounding boundary
+// (about 2^-9 of random fp16 values, 2^-12 of bf16 ones), which the interval test then settles. A
+// reach as narrow as the bounds' would be sound too and leave fewer to the interval test.
+inline constexpr uint64_t kBinaryCrossEntropy16BitReach = (uint64_t{1} << 32) + (uint64_t{1} << 10);
+static_assert(kBinaryCrossEntropy16BitReach >= kBinaryCrossEntropyLossReach &&
+              kBinaryCrossEntropy16BitReach >= kBinaryCrossEntropyGradientReach);
 
 // A kind's evaluator of kStep float vectors at once: kLoss (stored and/or summed) or kGradSelf, on
 // operands staged as contiguous fp32 (Source). The family has no pos_weight: it is neither staged
@@ -106,7 +115,7 @@ struct BinaryCrossEntropyEvaluator
           results.value =
               rounding.template SettleRelative<kStep, kBinaryCrossEntropyLossReach>(loss.value, i);
         } else if (non_negative) {
-          results.value = rounding.template SettleRelative16<kStep>(
+          results.value = rounding.template SettleRelative16<kStep, kBinaryCrossEntropy16BitReach>(
               loss.value, i, targets.value_type, nullptr, [&] { return loss; });
         } else {
           results.value = rounding.template Settle<kStep>(loss, i, LossKind::kLoss,
@@ -122,9 +131,10 @@ struct BinaryCrossEntropyEvaluator
             rounding.template SettleRelative<kStep, kBinaryCrossEntropyGradientReach, true>(
                 gradient.value, i, LossKind::kGradSelf);
       } else {
-        results.value = rounding.template SettleRelative16<kStep, true>(
-            gradient.value, i, targets.value_type, nullptr, [&] { return gradient; },
-            LossKind::kGradSelf);
+        results.value =
+            rounding.template SettleRelative16<kStep, kBinaryCrossEntropy16BitReach, true>(
+                gradient.value, i, targets.value_type, nullptr, [&] { return gradient; },
+                LossKind::kGradSelf);
       }
     }
   }
@@ -146,4 +156,4 @@ struct BinaryCrossEntropyEvaluator
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // OPENACLNN_BACKENDS_CPU_SIMD_BINARY_CROSS_ENTROPY_EVALUATOR_INL_H_
+#endif  // OPENACLNN_LOSSES_BINARY_CROSS_ENTROPY_CPU_EVALUATOR_INL_H_

@@ -9,11 +9,12 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_EVALUATOR_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_EVALUATOR_INL_H_
-#undef OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_EVALUATOR_INL_H_
+#if defined(OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_EVALUATOR_INL_H_) == \
+    defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_EVALUATOR_INL_H_
+#undef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_EVALUATOR_INL_H_
 #else
-#define OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_EVALUATOR_INL_H_
+#define OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_EVALUATOR_INL_H_
 #endif
 
 #include "hwy/highway.h"
@@ -73,6 +74,8 @@ struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUn
   // A 16-bit mean or sum (the loss, fused or not) adds SumTerms32's fp32 terms; without a gradient
   // nothing is stored, and SumsAt gives the step's sum terms alone (RunSums32).
   static constexpr bool kSumsIn32 = kKind == LossKind::kLoss;
+  // Every such term's bound, as a fraction of its value (RunSums32 forms the bounds from the sums).
+  static constexpr double kTermBound32 = math::kLossTerm32Bound;
   // Only the fused pass's fp64 formulas read the operands' fp64 parts, converted where it takes
   // that path (WithFp64): converted on every step, they cost 16 conversions a step on AVX2, and
   // held the operands in memory (traced bf16 target gradient with pos_weight).
@@ -281,4 +284,4 @@ struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUn
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_EVALUATOR_INL_H_
+#endif  // OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_EVALUATOR_INL_H_

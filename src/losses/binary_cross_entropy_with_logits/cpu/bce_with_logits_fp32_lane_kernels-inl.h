@@ -7,18 +7,19 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_KERNELS_INL_H_
-#undef OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_KERNELS_INL_H_
+#if defined(OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_KERNELS_INL_H_) == \
+    defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_KERNELS_INL_H_
+#undef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_KERNELS_INL_H_
 #else
-#define OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_KERNELS_INL_H_
+#define OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_KERNELS_INL_H_
 #endif
 
 #include "backends/cpu/simd/rounding_bits-inl.h"
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
-#include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_formulas-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -133,7 +134,7 @@ struct GradSelf16InFp32 {
       // g*w*scale finite too: 0 * inf is NaN, not a zero (the fp64 path gives it its NaN).
       const auto zero_coef =
           hn::And(hn::Or(hn::Eq(in.g[j], zero), hn::Eq(in.w[j], zero)), hn::IsFinite(coef));
-      const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, math::kReachCap32)));
+      const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
       all = hn::AllTrue(D(), hn::Or(settled, hn::And(zero_coef, sign_certain)));
     }
     *result = RoundOntoGrid<kType>(v);
@@ -176,7 +177,7 @@ struct GradTarget16InFp32 {
     const auto settled =
         hn::And(hn::And(SettledOnGridBy<kType == FloatType::kFloat16>(v, reach), inner_in_range),
                 InNormalRange(hn::Abs(coef), kFp32LeastNormalBits, kFp32InfinityBits));
-    const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, math::kReachCap32)));
+    const auto sign_certain = hn::RebindMask(D(), hn::Lt(reach, hn::Set(du, kReachCap32)));
     const auto zero_coef =
         hn::And(hn::And(hn::Or(hn::Eq(g, zero), hn::Eq(w, zero)), hn::IsFinite(coef)),
                 hn::And(sign_certain, inner_in_range));
@@ -236,4 +237,4 @@ using Fp32LaneKernel = std::conditional_t<
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // OPENACLNN_BACKENDS_CPU_SIMD_FP32_LANE_KERNELS_INL_H_
+#endif  // OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP32_LANE_KERNELS_INL_H_

@@ -6,18 +6,19 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(OPENACLNN_BACKENDS_CPU_SIMD_FP64_EVALUATOR_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef OPENACLNN_BACKENDS_CPU_SIMD_FP64_EVALUATOR_INL_H_
-#undef OPENACLNN_BACKENDS_CPU_SIMD_FP64_EVALUATOR_INL_H_
+#if defined(OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP64_EVALUATOR_INL_H_) == \
+    defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP64_EVALUATOR_INL_H_
+#undef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP64_EVALUATOR_INL_H_
 #else
-#define OPENACLNN_BACKENDS_CPU_SIMD_FP64_EVALUATOR_INL_H_
+#define OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP64_EVALUATOR_INL_H_
 #endif
 
 #include "backends/cpu/simd/evaluator_base-inl.h"
 #include "backends/cpu/simd/fp64_rounding-inl.h"
 #include "hwy/highway.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
-#include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_formulas-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -131,12 +132,12 @@ struct Fp64Formulas
             // The interval test where the bit test leaves a vector open takes Loss64's bound,
             // kLossError32 of the log term alone (not of the whole value, much looser where the
             // linear term dominates).
-            results.value = this->template SettleRelative16<kStep>(
+            results.value = this->template SettleRelative16<kStep, math::kLoss32Reach>(
                 value, i, eval.targets.value_type, open,
                 [&] { return Loss64<O64>(x64, t64, w64, p64, log_term, kLogError); });
           } else if (eval.targets.store_value) {
             results.value = eval.targets.value_type == FloatType::kFloat32
-                                ? this->template SettleRelative<kStep>(value, i)
+                                ? this->template SettleRelative<kStep, math::kLossReach>(value, i)
                                 : this->template Settle<kStep>(
                                       NonNegativeEstimate64<O64>(value, math::kEstimateError64), i,
                                       LossKind::kLoss, eval.targets.value_type, open);
@@ -203,4 +204,4 @@ struct Fp64Evaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUnweig
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // OPENACLNN_BACKENDS_CPU_SIMD_FP64_EVALUATOR_INL_H_
+#endif  // OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_FP64_EVALUATOR_INL_H_

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(OPENACLNN_BACKENDS_CPU_SIMD_TILE_ROUTING_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef OPENACLNN_BACKENDS_CPU_SIMD_TILE_ROUTING_INL_H_
-#undef OPENACLNN_BACKENDS_CPU_SIMD_TILE_ROUTING_INL_H_
+#if defined(OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_TILE_ROUTING_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_TILE_ROUTING_INL_H_
+#undef OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_TILE_ROUTING_INL_H_
 #else
-#define OPENACLNN_BACKENDS_CPU_SIMD_TILE_ROUTING_INL_H_
+#define OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_TILE_ROUTING_INL_H_
 #endif
 
 #include "backends/cpu/simd/tile_loops-inl.h"
@@ -70,8 +70,8 @@ Partial RouteTile(double gradient_scale, const TileInputs& inputs, int64_t count
   const Targets targets{sinks.output.data != nullptr, sum && kKind == LossKind::kLoss,
                         sinks.output.type, sinks.gradient.type};
   const bool x16 = Is16Bit(inputs.operand[kSelf].type);
-  const bool sum32 =
-      SumsFp32Terms(inputs.operand[kSelf].type, targets.value_type, kFused, targets.gradient_type);
+  const bool sum32 = BceWithLogitsFamily::SumsFp32Terms(
+      inputs.operand[kSelf].type, targets.value_type, kFused, targets.gradient_type);
   constexpr bool kExactTarget = kKind == LossKind::kGradTarget && kUnweighted;
   const bool exact_target =
       kExactTarget && targets.store_value && IsPowerOfTwo(gradient_scale) &&
@@ -120,4 +120,4 @@ Partial RunTile(double gradient_scale, const TileInputs& inputs, int64_t count,
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // OPENACLNN_BACKENDS_CPU_SIMD_TILE_ROUTING_INL_H_
+#endif  // OPENACLNN_LOSSES_BCE_WITH_LOGITS_CPU_TILE_ROUTING_INL_H_
