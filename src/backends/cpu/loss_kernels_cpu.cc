@@ -13,6 +13,8 @@
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/loss_families.h"
+#include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -21,7 +23,8 @@ using cpu::Access;
 using cpu::ForEachRun;
 using cpu::OperandPlan;
 
-// A family's tile math on the CPU (tile_math.h): one row per LossFamily, in its order.
+// A family's tile math on the CPU (its cpu/ folder's tile header): one row per LossFamily, in
+// its order.
 struct CpuFamily {
   Partial (*evaluate)(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
                       const TileOutput& output, bool sum, const TileOutput& gradient);

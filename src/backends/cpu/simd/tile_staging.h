@@ -1,8 +1,6 @@
-// The SIMD tile evaluation of each loss kind, one source file per kind (simd/*_tile.cc), each
-// dispatched to the best Highway target of this CPU: EvaluateTile (tile_math_simd.cc) chooses one.
+// Where a SIMD tile stages the operands it cannot read in place: one buffer per thread, which
+// every family's tiles share (each family's tile sources: src/losses/<family>/cpu/).
 #pragma once
-
-#include <cstdint>
 
 #include "backends/cpu/tile_math.h"
 #include "kernels/reduction.h"
@@ -16,17 +14,5 @@ struct TileStaging {
 };
 // This thread's TileStaging, which every family's tiles share.
 TileStaging& ThreadTileStaging();
-
-// EvaluateTile of kind kLoss without a gradient, kGradSelf and kGradTarget (whose results are
-// never summed), and the fused pass (kLoss with a gradient).
-Partial EvaluateLossTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                         const TileOutput& output, bool sum, TileStaging& staging);
-Partial EvaluateGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                             const TileOutput& output, TileStaging& staging);
-Partial EvaluateGradTargetTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                               const TileOutput& output, TileStaging& staging);
-Partial EvaluateLossAndGradSelfTile(double gradient_scale, const TileInputs& inputs, int64_t count,
-                                    const TileOutput& output, bool sum, const TileOutput& gradient,
-                                    TileStaging& staging);
 
 }  // namespace openaclnn

@@ -8,6 +8,7 @@
 #include "backends/cpu/simd/tile_staging.h"
 #include "backends/cpu/tile_math.h"
 #include "losses/binary_cross_entropy/binary_cross_entropy_family.h"
+#include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.cc"

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "backends/cpu/simd/tile_staging.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE \

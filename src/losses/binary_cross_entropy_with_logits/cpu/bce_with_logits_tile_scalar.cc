@@ -1,7 +1,7 @@
-// The tiles one element at a time: the reference every SIMD target must match bit for bit.
+// The family's tile one element at a time: the reference every SIMD target must match bit for bit.
 #include "backends/cpu/tile_elements.h"
-#include "losses/binary_cross_entropy/binary_cross_entropy_family.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 
@@ -14,18 +14,6 @@ Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInput
 
 math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count) {
   return cpu::ExactTileElementsSum<BceWithLogitsFamily>(inputs, count);
-}
-
-Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
-                                             const TileInputs& inputs, int64_t count,
-                                             const TileOutput& output, bool sum,
-                                             const TileOutput& gradient) {
-  return cpu::EvaluateTileElements<BinaryCrossEntropyFamily>(kind, gradient_scale, inputs, count,
-                                                             output, sum, gradient);
-}
-
-math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count) {
-  return cpu::ExactTileElementsSum<BinaryCrossEntropyFamily>(inputs, count);
 }
 
 }  // namespace openaclnn

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "../../kernels/rounding_harness.h"
-#include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_math.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 namespace {
