@@ -17,6 +17,11 @@ struct ElementInputs {
   float g = 1.0f;  // gradOutput
 };
 
+// The domain of non-negative loss terms as unsigned ranges of an fp32's bits (-0 and NaN are
+// outside both): a probability or target in [+0, 1], a weight in [+0, FLT_MAX]. One integer
+// comparison per operand, in scalar and SIMD code alike.
+inline constexpr uint32_t kOneBits = 0x3f800000u, kLargestFiniteBits = 0x7f7fffffu;
+
 struct ElementParameters {
   // An element's result is its term divided by `divisor` (a mean's gradient: N), rounded once.
   int64_t divisor = 1;

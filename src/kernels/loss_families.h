@@ -1,6 +1,7 @@
 // Every loss family, one line each: WithFamily calls a generic function with the family struct of
-// a problem's LossFamily. A family struct (e.g. BceWithLogitsFamily, kernels/bce_element.h) is all
-// a backend's generic code knows of a family:
+// a problem's LossFamily, and kEveryFamilyKernelOps is the ops of them all. A family struct (e.g.
+// BceWithLogitsFamily, losses/binary_cross_entropy_with_logits/bce_with_logits_family.h) is all a
+// backend's generic code knows of a family:
 //   kFamily;
 //   kTermError: the relative error bound of a term's estimate, bound >= kTermError * |value| for
 //     every finite term (reduction.h's PartialsTotal accounts the sums' own additions from it);
@@ -17,9 +18,9 @@
 // gradients too, summed back to a broadcast operand's shape).
 #pragma once
 
-#include "kernels/bce_element.h"
-#include "kernels/binary_cross_entropy_element.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy/binary_cross_entropy_family.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
 
 namespace openaclnn {
 
@@ -36,6 +37,11 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(BceWithLogitsFamily{});
   }
 }
+
+// The ops of every family (KernelOpBit), which a backend that runs every family through
+// WithFamily implements.
+inline constexpr uint64_t kEveryFamilyKernelOps =
+    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

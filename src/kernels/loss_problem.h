@@ -10,9 +10,6 @@
 
 #include "base/dtype.h"
 #include "base/executor.h"
-// The family's exact forms ahead of the reduction, as the kernels were always compiled: GCC's
-// register choices in the SIMD kernels' cold paths follow the declaration order.
-#include "kernels/bce_exact.h"
 #include "kernels/element_inputs.h"
 #include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
@@ -82,18 +79,6 @@ inline constexpr int64_t kQuickElements = kReductionBlock;
 inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {
   if (!problem.Total()) return 0;
   return ReductionWorkspaceBytesFor(problem.count);
-}
-
-// Whether a mean or sum adds fp32 terms in its first pass (bce_element.h: BceLossTerm32): where
-// the logits and the result are 16-bit, and so is the gradient where one is computed in the same
-// pass (`fused`, of type `gradient`). Every backend chooses by this rule, so that their blocks'
-// sums are the same bits; where the total's rounding test fails, the partials are formed again
-// with BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored again) before any
-// exact pass.
-OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused,
-                                                   FloatType gradient) {
-  return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
-         (!fused || gradient != FloatType::kFloat32);
 }
 
 // What crosses into a backend's kernels, also across dlopen (backends/plugin.h): plain data, laid

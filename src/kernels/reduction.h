@@ -50,8 +50,8 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
 }
 
 // What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the
-// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: for BCE,
-// loss_problem.h's SumsFp32Terms); or the exact pass.
+// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: its family
+// struct's SumsFp32Terms); or the exact pass.
 enum class ReductionPass : uint64_t { kSettled = 0, kFp64Terms = 1, kExact = 2 };
 
 OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool fp32_terms) {

@@ -5,6 +5,8 @@
 
 #include "backends/cpu/tile_elements.h"
 #include "kernels/loss_families.h"
+#include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -37,7 +39,5 @@ const CpuFamily kCpuFamilies[] = {
     RowOf<BinaryCrossEntropyFamily>(EvaluateBinaryCrossEntropyTile),
 };
 static_assert(std::size(kCpuFamilies) == kLossFamilyCount, "a row for every family, in order");
-
-const uint64_t kCpuKernelOps = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps;
 
 }  // namespace openaclnn::cpu

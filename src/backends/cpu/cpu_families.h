@@ -28,9 +28,6 @@ struct CpuFamily {
 
 extern const CpuFamily kCpuFamilies[kLossFamilyCount];
 
-// Every op the CPU backend implements (LossKernels::ops).
-extern const uint64_t kCpuKernelOps;
-
 // An integer problem (integer_kernels_cpu.cc): element-wise, or a total that wraps.
 const char* RunIntegerCpu(const LossProblem& problem, const LaunchContext& context);
 

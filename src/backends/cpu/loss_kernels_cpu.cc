@@ -15,6 +15,7 @@
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
+#include "kernels/loss_families.h"
 
 namespace openaclnn {
 namespace {
@@ -301,7 +302,7 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 }  // namespace
 
 const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                     .ops = cpu::kCpuKernelOps,
+                                     .ops = kEveryFamilyKernelOps,
                                      .workspace_bytes = ReductionWorkspaceBytes,
                                      .run = RunCpu,
                                      .fill = FillCpu,

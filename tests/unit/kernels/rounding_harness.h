@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
 #include "binary128_oracle.h"
-#include "kernels/bce_element.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 

@@ -15,7 +15,8 @@
 
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_element.h"
+#include "kernels/element_inputs.h"
+#include "kernels/loss_problem.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -121,7 +122,7 @@ struct EvaluatorBase {
   }
   template <size_t kStep, bool kWide>
   static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
-    const auto lanes = AtMostBits(in.t[j], kOneBits);  // bce_element.h's ranges
+    const auto lanes = AtMostBits(in.t[j], kOneBits);  // element_inputs.h's ranges
     if constexpr (kUnweighted) return lanes;
     const auto weight = AtMostBits(in.w[j], kLargestFiniteBits);
     if constexpr (!kReads.pos_weight) return hn::And(lanes, weight);

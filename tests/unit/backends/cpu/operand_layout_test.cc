@@ -14,8 +14,8 @@
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/transpose.h"
 #include "hwy/targets.h"
-#include "kernels/bce_element.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
 
 namespace openaclnn {
 namespace {

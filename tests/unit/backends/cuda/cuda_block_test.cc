@@ -1,7 +1,8 @@
-// The CUDA kernels' steps (backends/cuda/bce_cuda_block.h: strided reads, the element formula,
-// stores, lane sums, the block fold and the combine) run here as host code, in the order the GPU
-// runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout.
-// What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
+// The CUDA kernels' steps (backends/cuda/loss_kernels_cuda_block.h: strided reads, the element
+// formula, stores, lane sums, the block fold and the combine) run here as host code, in the order
+// the GPU runs them, and must give the CPU backend's bits for every kind, reduction, dtype and
+// layout. What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh
+// does.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
-#include "backends/cuda/bce_cuda_block.h"
+#include "backends/cuda/loss_kernels_cuda_block.h"
 #include "kernels/loss_problem.h"
 
 namespace openaclnn {
