@@ -37,13 +37,13 @@ struct ElementParameters {
 
 // The parameters of a problem whose elements are divided by `divisor` (>= 1). Up to 2^53 the
 // divisor is a double and its reciprocal one rounding; above, where the divisor itself rounds, one
-// Newton step against its exact two parts (divisor = high + low) brings the reciprocal back within
-// a rounding and 2^-100 of 1 / divisor.
+// Newton step against its exact two parts (divisor = high + low, low its 32 low bits) brings the
+// reciprocal back within a rounding and 2^-100 of 1 / divisor.
 inline ElementParameters DividedBy(int64_t divisor, double parameter = 0.0, int variant = 0) {
-  const double high = static_cast<double>(divisor);
-  double scale = 1.0 / high;
+  double scale = 1.0 / static_cast<double>(divisor);
   if (divisor > (int64_t{1} << 53)) {
-    const double low = static_cast<double>(divisor - static_cast<int64_t>(high));
+    const double high = static_cast<double>(divisor >> 32) * 0x1p32;
+    const double low = static_cast<double>(divisor & 0xffffffff);
     const double residual = std::fma(-scale, high, 1.0) - scale * low;  // 1 - scale * divisor
     scale = std::fma(scale, residual, scale);
   }

@@ -157,9 +157,9 @@ struct ExactDivisor {
   int count = 0;
 };
 OPENACLNN_HOST_DEVICE inline ExactDivisor DivisorOf(double denominator, int64_t count) {
-  // count = high + low exactly (the rounding of an int64 to a double, and the rest, below 2^11).
-  const double high = static_cast<double>(count);
-  const double low = static_cast<double>(count - static_cast<int64_t>(high));
+  // count = high + low exactly: its high and low 32 bits (count >= 1).
+  const double high = static_cast<double>(count >> 32) * 0x1p32;
+  const double low = static_cast<double>(count & 0xffffffff);
   const DD a = TwoProd(denominator, high), b = TwoProd(denominator, low);
   return {{a.hi, a.lo, b.hi, b.lo}, 4};
 }
@@ -167,8 +167,9 @@ OPENACLNN_HOST_DEVICE inline ExactDivisor DivisorOf(double denominator, int64_t 
 // sum / divisor correctly rounded once to `type`, as a double whose RoundOnce to `type` is the
 // result (+0 for a zero sum): the value's neighbours in `type` are told apart by the exact sign of
 // sum - m * divisor at each midpoint m (RoundedByComparisons). Every m * part must lie in
-// TwoProd's domain, which holds for the parts DivisorOf makes of a denominator in [2^-300, 2^300]
-// (every midpoint of fp32, fp16 and bf16 lies in [2^-150, 2^128]).
+// TwoProd's domain, which holds for the parts DivisorOf makes of a denominator in [2^-500, 2^800]
+// and any count (every midpoint of fp32, fp16 and bf16 lies in [2^-150, 2^128], its lowest bit at
+// least 2^-174: the products stay below 2^992 and their lowest bits above 2^-730).
 OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& sum,
                                                     const ExactDivisor& divisor, FloatType type) {
   ExactSum magnitude = sum;

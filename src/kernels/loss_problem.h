@@ -31,6 +31,9 @@ inline constexpr int kLossFamilyCount = 2;
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
 
+// The values of every loss op's `reduction` argument (batchmean: the KL divergence ops).
+enum class Reduction : int64_t { kNone = 0, kMean = 1, kSum = 2, kBatchMean = 3 };
+
 // kGradSelfOut is the fused loss-and-gradient pass's second output (absent otherwise).
 enum OperandIndex {
   kSelf,

@@ -90,10 +90,10 @@ OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* works
 inline constexpr double kBlockSumDepth = 260.0;
 static_assert(kBlockSumDepth == kReductionBlock / kBlockLanes + 4 && kBlockLanes == 16);
 
-// N as a double-double (exact for any int64).
+// N >= 0 as a double-double (exact for any int64): its high and low 32 bits, each exact.
 OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
-  const double high = static_cast<double>(count);
-  return math::exact::TwoSum(high, static_cast<double>(count - static_cast<int64_t>(high)));
+  return math::exact::TwoSum(static_cast<double>(count >> 32) * 0x1p32,
+                             static_cast<double>(count & 0xffffffff));
 }
 
 // The blocks' partials of one output element combined in block order 0, 1, 2, ... in

@@ -79,7 +79,14 @@ aclnnStatus ArgumentChecker::ReductionWithBatchmean(int64_t reduction) const {
 aclnnStatus ArgumentChecker::Broadcast(const char* what, const std::vector<int64_t>& shape,
                                        const char* name, const aclTensor* tensor,
                                        std::vector<int64_t>* result) const {
-  if (BroadcastShape(shape, tensor->view_shape, result)) return ACLNN_SUCCESS;
+  if (BroadcastShape(shape, tensor->view_shape, result)) {
+    if (ElementCount(*result) >= 0) return ACLNN_SUCCESS;
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "%s: the broadcast of %s shape %s and %s shape %s, %s, has more elements than "
+                "int64 counts.",
+                api, what, ShapeString(shape).c_str(), name,
+                ShapeString(tensor->view_shape).c_str(), ShapeString(*result).c_str());
+  }
   return Fail(ACLNN_ERR_PARAM_INVALID,
               "%s: %s shape %s and %s shape %s cannot broadcast (right-aligned, each pair of "
               "dimensions equal or one of them 1).",

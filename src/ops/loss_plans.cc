@@ -249,8 +249,11 @@ std::unique_ptr<Plan> PlanGradient(const LossRequest& request, const LossOperand
                                    int64_t reduction, uint64_t* workspace_size) {
   *workspace_size = 0;
   const std::vector<int64_t> shape = IterationShape(operands);
-  if (ElementCount(shape) == 0) {  // a sum of nothing where out is not empty
-    if (ElementCount(operands.tensor[kOut]->view_shape) == 0) return nullptr;
+  if (ElementCount(shape) == 0) {
+    // A sum of nothing where out is not empty and its shape is one the space reduces into (an
+    // op that leaves the shapes of an empty self unchecked writes nothing).
+    const std::vector<int64_t>& out = operands.tensor[kOut]->view_shape;
+    if (ElementCount(out) == 0 || !BroadcastsInto(out, shape)) return nullptr;
     return MakeFillPlan(request, operands, 0.0);
   }
   const OutputMap map =

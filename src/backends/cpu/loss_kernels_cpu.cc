@@ -50,8 +50,7 @@ struct Launch {
   // where SumsFp32Terms), the partials again with fp64 terms, or the exact one (into `exact`).
   ReductionPass pass = ReductionPass::kSettled;
   std::atomic<int64_t> next_unit{0};
-  std::mutex exact_mutex;
-  math::exact::ExactSum exact;
+  std::mutex exact_mutex;  // guards *workspace.exact, into which the exact pass's workers add
 };
 
 // Stores `count` fp32 results to output operand `which` through its strides, from flat index
@@ -147,7 +146,7 @@ void RunBlocks(Launch& launch, Tiles& tiles) {
   }
   if (launch.pass == ReductionPass::kExact) {
     const std::lock_guard<std::mutex> lock(launch.exact_mutex);
-    launch.exact.Add(exact);
+    launch.workspace.exact->Add(exact);
   }
 }
 
@@ -241,10 +240,11 @@ const char* FinishTotal(Launch& launch, int participants, const LaunchContext& c
     next = settle(false);
   }
   if (next == ReductionPass::kExact) {
+    *launch.workspace.exact = math::exact::ExactSum();
     run_pass(next);
     total = math::exact::RoundedQuotient(
-        launch.exact, math::exact::DivisorOf(family.term_denominator(problem.parameters), divisor),
-        type);
+        *launch.workspace.exact,
+        math::exact::DivisorOf(family.term_denominator(problem.parameters), divisor), type);
   }
   return FillCpu(problem.operands[kOut], nullptr, 0, total, context);
 }

@@ -79,8 +79,8 @@ OPENACLNN_HOST_DEVICE inline int CompareWithBoundary(const GradientQuotient& q, 
   const double coef = negative ? -q.coef : q.coef;
   sum.AddProduct(coef, q.difference.hi);
   sum.AddProduct(coef, q.difference.lo);
-  const double count_high = static_cast<double>(divisor);
-  const double count_low = static_cast<double>(divisor - static_cast<int64_t>(count_high));
+  const double count_high = static_cast<double>(divisor >> 32) * 0x1p32;  // exact, as the low
+  const double count_low = static_cast<double>(divisor & 0xffffffff);     // 32 bits
   for (const double part : {q.denominator.hi, q.denominator.lo}) {
     const DD scaled = TwoProd(-m, part);
     for (const double piece : {scaled.hi, scaled.lo}) {

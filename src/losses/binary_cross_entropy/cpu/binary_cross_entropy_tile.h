@@ -15,11 +15,11 @@ namespace openaclnn {
 // (the signature every family's tile has, kCpuFamilies) goes to the scalar definition. Runs the
 // best SIMD target of this CPU; bitwise the same as EvaluateBinaryCrossEntropyTileScalar, the
 // element-at-a-time definition (also the path of targets without a fused multiply-add).
-Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTile(LossKind kind, const ElementParameters& parameters,
                                        const TileInputs& inputs, int64_t count,
                                        const TileOutput& output, bool sum,
                                        const TileOutput& gradient = {});
-Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
+Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, const ElementParameters& parameters,
                                              const TileInputs& inputs, int64_t count,
                                              const TileOutput& output, bool sum,
                                              const TileOutput& gradient = {});

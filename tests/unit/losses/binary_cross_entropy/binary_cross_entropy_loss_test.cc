@@ -436,8 +436,8 @@ TEST(BinaryCrossEntropyLossSpecials, OutsideTheDomainGivesNaN) {
 }
 
 // Mean and sum: the terms summed as reduction.h orders them, SettleReduction with the term error
-// kBinaryCrossEntropyLossError64, else ExactReduction over the exact terms: every total correctly
-// rounded, on random inputs and on sums of rational terms whose total is a midpoint.
+// kBinaryCrossEntropyLossError64, else the exact terms' ExactSum divided once: every total
+// correctly rounded, on random inputs and on sums of rational terms whose total is a midpoint.
 TEST(BinaryCrossEntropyLossReduction, MeansAndSumsAreCorrectlyRounded) {
   std::mt19937 rng(23);
   for (const FloatType type : kTypes) {
@@ -462,25 +462,22 @@ TEST(BinaryCrossEntropyLossReduction, MeansAndSumsAreCorrectlyRounded) {
       }
       const int64_t blocks = ReductionBlocks(count);
       std::vector<Partial> partials(static_cast<size_t>(blocks));
-      std::vector<math::exact::DD> exact(static_cast<size_t>(blocks));
+      math::exact::ExactSum exact;
       for (int64_t b = 0; b < blocks; ++b) {
         Partial lanes[kBlockLanes];
-        math::exact::DD exact_lanes[kBlockLanes];
         for (int64_t i = b * kReductionBlock; i < std::min(count, (b + 1) * kReductionBlock); ++i) {
           const ElementEstimate term = BinaryCrossEntropyLossTerm(inputs[static_cast<size_t>(i)]);
           lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Partial{term.value, term.bound};
-          exact_lanes[i % kBlockLanes] =
-              exact_lanes[i % kBlockLanes] +
-              BinaryCrossEntropyExactLossTerm(inputs[static_cast<size_t>(i)]);
+          exact.Add(BinaryCrossEntropyExactLossTerm(inputs[static_cast<size_t>(i)]));
         }
         partials[static_cast<size_t>(b)] = FoldLanes(lanes);
-        exact[static_cast<size_t>(b)] = FoldLanes(exact_lanes);
       }
       for (const bool mean : {false, true}) {
         double value = 0;
-        if (!SettleReduction(partials.data(), blocks, count, mean, type,
+        const int64_t divisor = mean ? count : 1;
+        if (!SettleReduction(partials.data(), blocks, divisor, type,
                              math::kBinaryCrossEntropyLossError64, &value)) {
-          value = ExactReduction(exact.data(), blocks, count, mean);
+          value = math::exact::RoundedQuotient(exact, math::exact::DivisorOf(1.0, divisor), type);
           ++exact_passes;
         }
         Exact total;

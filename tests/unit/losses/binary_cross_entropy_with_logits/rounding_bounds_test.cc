@@ -137,9 +137,9 @@ TEST(Loss32Terms, SixteenBitTotalsTakeThem) {
   inputs.operand[kSelf] = {x.data(), FloatType::kFloat16, false};
   inputs.operand[kTarget] = {t.data(), FloatType::kFloat16, false};
   for (const FloatType out : {FloatType::kFloat16, FloatType::kBFloat16, FloatType::kFloat32}) {
-    const Partial simd = EvaluateTile(LossKind::kLoss, 1.0, inputs, count, {nullptr, out}, true);
+    const Partial simd = EvaluateTile(LossKind::kLoss, {}, inputs, count, {nullptr, out}, true);
     const Partial scalar =
-        EvaluateTileScalar(LossKind::kLoss, 1.0, inputs, count, {nullptr, out}, true);
+        EvaluateTileScalar(LossKind::kLoss, {}, inputs, count, {nullptr, out}, true);
     EXPECT_EQ(simd.sum, scalar.sum) << TypeName(out);
     EXPECT_EQ(simd.bound, scalar.bound) << TypeName(out);
     if (out == FloatType::kFloat32) {

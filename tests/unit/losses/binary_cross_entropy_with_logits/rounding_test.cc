@@ -65,11 +65,11 @@ TEST(Rounding, UnweightedHalfLossesAreCorrectlyRounded) {
   }
 }
 
-// A named set of inputs, evaluated at `scale`.
+// A named set of inputs, evaluated with results divided by `divisor` (a mean's N).
 struct InputSet {
   const char* name;
   const std::vector<Input>& inputs;
-  double scale;
+  int64_t divisor;
 };
 
 // `kind` on each set with 16-bit logits and results of `type`, and the other operands of `type`
@@ -77,17 +77,16 @@ struct InputSet {
 void ExpectWeightedHalfRounded(LossKind kind, FloatType type,
                                std::initializer_list<InputSet> sets) {
   const char* names[] = {"loss", "self gradient", "target gradient"};
-  for (const auto& [name, set, scale] : sets) {
+  for (const auto& [name, set, divisor] : sets) {
     for (const FloatType side_type : {type, FloatType::kFloat32}) {
       std::vector<Input> inputs = InType(set, side_type);
       for (Input& in : inputs) in.x = InTypeValue(in.x, type);
       const std::vector<double> got =
-          Evaluate(kind, inputs, type, nullptr, false, scale, side_type);
+          Evaluate(kind, inputs, type, nullptr, false, divisor, side_type);
       Quality quality;
       for (size_t i = 0; i < inputs.size(); ++i) {
-        // The scaled reference is exact at scale 1 and within 2^-113 of the value otherwise.
-        const Exact exact = ExactOf(kind, inputs[i]);
-        Record(quality, got[i], TwoSum(exact.hi * scale, exact.lo * scale), type);
+        // The divided reference is exact for divisor 1 and within 2^-112 of the value otherwise.
+        Record(quality, got[i], Divided(ExactOf(kind, inputs[i]), divisor), type);
       }
       ExpectEveryResultRounded(quality, std::string("weighted ") + names[static_cast<int>(kind)] +
                                             ", " + name + ", " + TypeName(side_type) + " weights " +
@@ -139,14 +138,14 @@ TEST(Rounding, WeightedHalfLossesAreCorrectlyRounded) {
     const std::vector<Input> near_midpoints = WeightedLossesNearMidpoints(type, rng);
     ExpectWeightedHalfRounded(
         LossKind::kLoss, type,
-        {{"random", random, 1.0}, {"edges", edges, 1.0}, {"near midpoints", near_midpoints, 1.0}});
+        {{"random", random, 1}, {"edges", edges, 1}, {"near midpoints", near_midpoints, 1}});
   }
 }
 
-// 16-bit target gradients of 16-bit logits without weights, -x*g*scale, which the SIMD evaluator
-// forms exactly in fp32 lanes for a power-of-two scale (ExactGradTargetInFp32): random inputs and
-// the edges of fp32's range (bf16 values whose product over- or underflows it), at scales 1,
-// 2^-10 and 2^-64, and 1/1000 (the fp64 path). Every result correctly rounded.
+// 16-bit target gradients of 16-bit logits without weights, -x*g/N, which the SIMD evaluator
+// forms exactly in fp32 lanes for a power-of-two N (ExactGradTargetInFp32): random inputs and
+// the edges of fp32's range (bf16 values whose product over- or underflows it), for N = 1, 2^10
+// and 2^62, and 1000 (the fp64 path). Every result correctly rounded.
 TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::vector<Input> inputs = RandomInputs(20261207, kSamples / 3);
@@ -180,16 +179,15 @@ TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
       std::optional<FloatType> g_type;
     } sets[] = {{"", inputs, std::nullopt}, {"fp32 gradOutput, ", fp32_g, FloatType::kFloat32}};
     for (const auto& [name, set, g_type] : sets) {
-      for (const double scale : {1.0, 0x1p-10, 0x1p-64, 1e-3}) {
+      for (const int64_t divisor : {int64_t{1}, int64_t{1024}, int64_t{1} << 62, int64_t{1000}}) {
         const std::vector<double> got =
-            Evaluate(LossKind::kGradTarget, set, type, nullptr, true, scale, g_type);
+            Evaluate(LossKind::kGradTarget, set, type, nullptr, true, divisor, g_type);
         Quality quality;
         for (size_t i = 0; i < set.size(); ++i) {
-          const Exact exact = ExactOf(LossKind::kGradTarget, set[i]);
-          Record(quality, got[i], TwoSum(exact.hi * scale, exact.lo * scale), type);
+          Record(quality, got[i], Divided(ExactOf(LossKind::kGradTarget, set[i]), divisor), type);
         }
         ExpectEveryResultRounded(quality, std::string("unweighted target gradient, ") + name +
-                                              "scale " + std::to_string(scale) + " " +
+                                              "divisor " + std::to_string(divisor) + " " +
                                               TypeName(type));
       }
     }
@@ -200,7 +198,7 @@ TEST(Rounding, UnweightedHalfTargetGradientsAreCorrectlyRounded) {
 // in fp32 lanes (GradSelf16InFp32) for steps whose |x| are at most 80: random inputs; targets next
 // to the gradient's zero, where (1 - t)*sigmoid(x) - p*t*sigmoid(-x) cancels; the edges of its
 // range (g or w zero; weights whose g*w underflows, times a large p); draws within 4 fp32 ulps
-// of a midpoint; at scale 1 and 1/1000. Every result correctly rounded.
+// of a midpoint; divided by 1 and by 1000. Every result correctly rounded.
 TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::vector<Input> random = RandomInputs(20261206, kSamples / 6);
@@ -250,12 +248,12 @@ TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
         },
         gradient);
     ExpectWeightedHalfRounded(LossKind::kGradSelf, type,
-                              {{"random", random, 1.0},
-                               {"cancelling", cancelling, 1.0},
-                               {"edges", edges, 1.0},
-                               {"near midpoints", near_midpoints, 1.0},
-                               {"random, scale 1/1000", random, 1e-3},
-                               {"cancelling, scale 1/1000", cancelling, 1e-3}});
+                              {{"random", random, 1},
+                               {"cancelling", cancelling, 1},
+                               {"edges", edges, 1},
+                               {"near midpoints", near_midpoints, 1},
+                               {"random, divisor 1000", random, 1000},
+                               {"cancelling, divisor 1000", cancelling, 1000}});
   }
 }
 
@@ -263,8 +261,8 @@ TEST(Rounding, WeightedHalfSelfGradientsAreCorrectlyRounded) {
 // in fp32 lanes (GradTarget16InFp32) for steps whose |x| are at most 80: random inputs; pos_weights
 // next to the gradient's zero, where (p - 1)*log1p(exp(-|x|)) + K*|x| cancels; the edges of its
 // range (g or w zero, with and without an overflowing inner sum; x = 0 with p = 1; subnormal
-// pos_weights; weights whose g*w underflows); draws within 4 fp32 ulps of a midpoint; at scale 1
-// and 1/1000. Every result correctly rounded.
+// pos_weights; weights whose g*w underflows); draws within 4 fp32 ulps of a midpoint; divided
+// by 1 and by 1000. Every result correctly rounded.
 TEST(Rounding, WeightedHalfTargetGradientsAreCorrectlyRounded) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::vector<Input> random = RandomInputs(20261205, kSamples / 6);
@@ -325,12 +323,12 @@ TEST(Rounding, WeightedHalfTargetGradientsAreCorrectlyRounded) {
                  ((in.p - 1.0) * softplus_tail(a) + (in.x < 0 ? in.p : -1.0) * a);
         });
     ExpectWeightedHalfRounded(LossKind::kGradTarget, type,
-                              {{"random", random, 1.0},
-                               {"cancelling", cancelling, 1.0},
-                               {"edges", edges, 1.0},
-                               {"near midpoints", near_midpoints, 1.0},
-                               {"random, scale 1/1000", random, 1e-3},
-                               {"cancelling, scale 1/1000", cancelling, 1e-3}});
+                              {{"random", random, 1},
+                               {"cancelling", cancelling, 1},
+                               {"edges", edges, 1},
+                               {"near midpoints", near_midpoints, 1},
+                               {"random, divisor 1000", random, 1000},
+                               {"cancelling, divisor 1000", cancelling, 1000}});
   }
 }
 
@@ -390,25 +388,24 @@ TEST(Rounding, UnweightedHalfSelfGradientsAreCorrectlyRounded) {
       in.x = std::clamp(in.x, -60.0f, 60.0f);
       in.w = in.p = 1.0f;
     }
-    // The scales: none's 1, a mean's 1/1000 (not a power of two: rounded to fp32 with g*scale).
+    // The divisors: none's 1, a mean's 1000 (not a power of two: its reciprocal rounded to fp32
+    // with g times it).
     const struct {
       const char* name;
       const std::vector<Input>& inputs;
-      double scale;
-    } sets[] = {{"random", random, 1.0},
-                {"cancelling", cancelling, 1.0},
-                {"near midpoints", near_midpoints, 1.0},
-                {"random, scale 1/1000", random, 1e-3},
-                {"cancelling, scale 1/1000", cancelling, 1e-3}};
-    for (const auto& [name, set, scale] : sets) {
+      int64_t divisor;
+    } sets[] = {{"random", random, 1},
+                {"cancelling", cancelling, 1},
+                {"near midpoints", near_midpoints, 1},
+                {"random, divisor 1000", random, 1000},
+                {"cancelling, divisor 1000", cancelling, 1000}};
+    for (const auto& [name, set, divisor] : sets) {
       const std::vector<Input> inputs = InType(set, type);
       const std::vector<double> got =
-          Evaluate(LossKind::kGradSelf, inputs, type, nullptr, true, scale);
+          Evaluate(LossKind::kGradSelf, inputs, type, nullptr, true, divisor);
       Quality quality;
       for (size_t i = 0; i < inputs.size(); ++i) {
-        // The unweighted main parts have at most 25 bits: times the scale, still exact.
-        const Exact exact = ExactOf(LossKind::kGradSelf, inputs[i]);
-        Record(quality, got[i], TwoSum(exact.hi * scale, exact.lo * scale), type);
+        Record(quality, got[i], Divided(ExactOf(LossKind::kGradSelf, inputs[i]), divisor), type);
       }
       ExpectEveryResultRounded(
           quality, std::string("unweighted self gradient, ") + name + " " + TypeName(type));
