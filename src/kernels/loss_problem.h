@@ -27,7 +27,6 @@ enum class LossFamily : uint8_t {
   kSoftMarginLoss = 5,
   kKlDiv = 6
 };
-inline constexpr int kLossFamilyCount = 2;
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
 

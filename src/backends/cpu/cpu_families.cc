@@ -1,7 +1,6 @@
 #include "backends/cpu/cpu_families.h"
 
 #include <concepts>
-#include <iterator>
 
 #include "backends/cpu/tile_elements.h"
 #include "kernels/loss_families.h"
@@ -11,33 +10,36 @@
 namespace openaclnn::cpu {
 namespace {
 
-using EvaluateFn = decltype(CpuFamily::evaluate);
+// A family's tile on the CPU: its element-at-a-time definition, unless a SIMD tile (in the
+// family's cpu/ folder) specializes this, one line per family that has one.
+template <class Family>
+constexpr auto kTileOf = EvaluateTileElements<Family>;
+template <>
+constexpr auto kTileOf<BceWithLogitsFamily> = EvaluateTile;
+template <>
+constexpr auto kTileOf<BinaryCrossEntropyFamily> = EvaluateBinaryCrossEntropyTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {
   { Family::IntegerElement(v, v) } -> std::same_as<int64_t>;
 };
 
-// A family's row: its tile evaluator (a SIMD one where speed asks for it, else the element-at-a-
-// time definition) and what the generic code reads of its struct.
+// What the CPU's generic code reads of a family.
 template <class Family>
-constexpr CpuFamily RowOf(EvaluateFn evaluate = EvaluateTileElements<Family>) {
+constexpr CpuFamily RowOf() {
   int64_t (*integer_element)(int64_t, int64_t) = nullptr;
   if constexpr (HasIntegerElement<Family>) integer_element = Family::IntegerElement;
-  return {evaluate,
-          ExactTileElementsSum<Family>,
-          Family::kTermError,
-          Family::TermDenominator,
-          Family::SumsFp32Terms,
-          integer_element};
+  return {kTileOf<Family>,         ExactTileElementsSum<Family>, Family::kTermError,
+          Family::TermDenominator, Family::SumsFp32Terms,        integer_element};
 }
+
+template <class Family>
+constexpr CpuFamily kRow = RowOf<Family>();
 
 }  // namespace
 
-const CpuFamily kCpuFamilies[] = {
-    RowOf<BceWithLogitsFamily>(EvaluateTile),
-    RowOf<BinaryCrossEntropyFamily>(EvaluateBinaryCrossEntropyTile),
-};
-static_assert(std::size(kCpuFamilies) == kLossFamilyCount, "a row for every family, in order");
+const CpuFamily& CpuFamilyOf(LossFamily family) {
+  return WithFamily(family, [](auto each) -> const CpuFamily& { return kRow<decltype(each)>; });
+}
 
 }  // namespace openaclnn::cpu

@@ -1,4 +1,5 @@
-// The loss families on the CPU: one row per LossFamily, the one place the CPU backend names them.
+// The loss families on the CPU: what the backend's generic code reads of each (cpu_families.cc,
+// the one place it names them: a family's SIMD tile is one line there).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,8 @@ struct CpuFamily {
   int64_t (*integer_element)(int64_t x, int64_t t);
 };
 
-extern const CpuFamily kCpuFamilies[kLossFamilyCount];
+// The row of `family` (by WithFamily).
+const CpuFamily& CpuFamilyOf(LossFamily family);
 
 // An integer problem (integer_kernels_cpu.cc): element-wise, or a total that wraps.
 const char* RunIntegerCpu(const LossProblem& problem, const LaunchContext& context);

@@ -81,7 +81,7 @@ const char* RunIntegerCpu(const LossProblem& problem, const LaunchContext& conte
   IntegerLaunch launch;
   launch.problem = &problem;
   launch.addresses = &context.addresses;
-  launch.element = kCpuFamilies[static_cast<int>(problem.family)].integer_element;
+  launch.element = CpuFamilyOf(problem.family).integer_element;
   if (launch.element == nullptr) return "the family has no integer arithmetic";
   // Integer problems are element-wise or one total (L1Loss: none or sum).
   if (problem.Reduces() && !problem.Total()) return "an integer reduction into a shape";

@@ -26,7 +26,7 @@ using cpu::ForEachRun;
 using cpu::OperandPlan;
 
 const CpuFamily& FamilyOf(const LossProblem& problem) {
-  return cpu::kCpuFamilies[static_cast<int>(problem.family)];
+  return cpu::CpuFamilyOf(problem.family);
 }
 
 // Below this many blocks the kernel runs on the launching thread alone: handing work to the

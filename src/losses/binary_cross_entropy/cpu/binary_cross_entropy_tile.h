@@ -12,7 +12,7 @@ namespace openaclnn {
 // count <= kReductionBlock: stores them to `output` (each correctly rounded once to its type)
 // when it has data, and with `sum` (kind kLoss) returns the sum of their fp64 estimates and of
 // their error bounds in the block order of FoldLanes (else zeros). No fused gradient: `gradient`
-// (the signature every family's tile has, kCpuFamilies) goes to the scalar definition. Runs the
+// (the signature every family's tile has, CpuFamily::evaluate) goes to the scalar definition. Runs the
 // best SIMD target of this CPU; bitwise the same as EvaluateBinaryCrossEntropyTileScalar, the
 // element-at-a-time definition (also the path of targets without a fused multiply-add).
 Partial EvaluateBinaryCrossEntropyTile(LossKind kind, const ElementParameters& parameters,
