@@ -4,6 +4,8 @@
 // against exact rationals. Every derivation of the family's bounds is written here.
 #pragma once
 
+#include <cstdint>
+
 namespace openaclnn::math {
 
 // u = 2^-53, fp64's unit roundoff. For fp32 inputs x, t (16-bit ones widened exactly), a nonzero
@@ -29,5 +31,22 @@ static_assert(kL1Error64 == 8 * 0x1p-53 &&
               8 * (1 - kL1EstimateErrorUlps * 0x1p-53) -
                       (1 + 8 * 0x1p-53) * (1 + kL1EstimateErrorUlps * 0x1p-53) >=
                   kL1EstimateErrorUlps);
+
+// ---- The gradient's quotient without a rounding test. For a finite nonzero fp32 g and an integer
+// D <= 2^53 (a double), v = fl64(g / D) is q = g / D rounded once to fp64 (IEEE division), and its
+// one rounding to a type of precision p (RoundOnce) is q's wherever D <= 2^(52 - p): every midpoint
+// m of the type's grid (its overflow threshold included) is a double, so rounding's monotony keeps
+// v on q's side of each, and v = m != q is the one way to round q wrongly. That needs
+// |q - m| <= 2^-53 m (half an fp64 ulp; m >= 2^-150 is a normal double). Write m = M 2^a (M odd,
+// M < 2^(p+1)) and g = G 2^b (|G| < 2^24): g - m D is a nonzero multiple of 2^min(a, b), so
+// |q - m| >= 2^min(a, b) / D. Where b < a: 2^b > |g| 2^-24 >= m D (1 - 2^-53) 2^-24, so
+// |q - m| > 2^-53 m. Where a <= b: 2^a / D <= 2^-53 M 2^a needs D >= 2^53 / M > 2^(52 - p).
+// (q is never 0 and never below fp64's range: |g / D| >= 2^-149 / 2^63.) Beyond the limit a test
+// is needed: D = M^-1 mod 2^c makes M D - 1 = G 2^c, and g = G 2^(a + c) (a float where G < 2^24)
+// lies 2^a / D below m D, so q = m - 2^a / D, which fp64 rounds onto m where M D > 2^53 (the tests
+// build such inputs for each type). The limits, 2^(52 - p) for fp32 (p = 24), fp16 (11), bf16 (8):
+inline constexpr int64_t kL1QuotientDivisorLimit32 = int64_t{1} << (52 - 24);
+inline constexpr int64_t kL1QuotientDivisorLimitFp16 = int64_t{1} << (52 - 11);
+inline constexpr int64_t kL1QuotientDivisorLimitBf16 = int64_t{1} << (52 - 8);
 
 }  // namespace openaclnn::math

@@ -11,9 +11,12 @@
 // - a value exact in fp64 (the gradient's numerator +-g, or any zero, times a power-of-two scale),
 //   or the loss's exact double-double |x - t| times such a scale, rounded through round-to-odd:
 //   one rounding, no test;
+// - the gradient's fl64(+-g / D) where D <= 2^(52 - p) for the type's precision p (2^28 for fp32,
+//   2^41 for fp16, 2^44 for bf16): one fp64 rounding whose rounding to the type is correct, ties
+//   of g / N with N = 3, 5, 7 included (l1_loss_error_budget.h), no test;
 // - otherwise the fp64 estimate (L1Loss64, L1Gradient64) where its interval rounds to one value
 //   (SettledIn), and the exact quotient of the exact numerator by D (RoundedQuotient) for the
-//   rest: on or next to a midpoint, a tie of g / N with N = 3, 5, 7 decided to even.
+//   rest, on or next to a midpoint.
 #pragma once
 
 #include <cmath>
@@ -64,6 +67,14 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate L1GradientEstimate(const ElementInp
   return math::L1Gradient64<math::ScalarOps64>(in.x, in.t, in.g, scale);
 }
 
+// The largest divisor whose gradient quotient fl64(n / D) rounds correctly to `type` with no test
+// (l1_loss_error_budget.h).
+OPENACLNN_HOST_DEVICE constexpr int64_t QuotientDivisorLimit(FloatType type) {
+  return type == FloatType::kFloat32   ? math::kL1QuotientDivisorLimit32
+         : type == FloatType::kFloat16 ? math::kL1QuotientDivisorLimitFp16
+                                       : math::kL1QuotientDivisorLimitBf16;
+}
+
 // The exact path: n / D correctly rounded to `type`, for a nonzero finite n given exactly as
 // hi + lo, as a double whose RoundedTo(type) is the result (exact comparisons of n with each
 // nearby midpoint times D; a tie goes to even).
@@ -108,6 +119,9 @@ OPENACLNN_HOST_DEVICE inline float L1GradientElement(const ElementParameters& p,
   const double n = math::L1GradientNumerator<math::ScalarOps64>(in.x, in.t, in.g);
   // NaN, or +-inf whose quotient by D is itself; a zero, or a quotient by a power of two: exact.
   if (!std::isfinite(n) || n == 0.0 || ScaleIsExact(p)) return RoundedTo(n * p.scale, type);
+  if (p.divisor <= QuotientDivisorLimit(type)) {
+    return RoundedTo(n / static_cast<double>(p.divisor), type);
+  }
   const ElementEstimate estimate = L1GradientEstimate(in, p.scale);
   double settled = 0.0;
   if (SettledIn(estimate, type, &settled)) return RoundedTo(settled, type);

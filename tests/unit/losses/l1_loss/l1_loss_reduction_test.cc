@@ -145,7 +145,7 @@ TEST(L1ExactSum, MeansAndSumsOnAndNextToMidpointsRoundOnce) {
             const int64_t divisor = mean ? count : 1;
             // The terms' quantum: 2^-10 of m's last bit, so that each term has at most 40 bits,
             // but no finer than fp32's (fp32's subnormal ties are no sums of fp32 values).
-            const mpq_class total = m * mpq_class(static_cast<double>(divisor));
+            const mpq_class total = m * mpq_class(static_cast<long>(divisor));
             const mpq_class quantum = TimesPow2(1, std::max(spacing - 11, -149));
             std::vector<ElementInputs> terms;
             if (!TermsSummingTo(rng, kind, count, total, quantum, &terms)) continue;
@@ -172,7 +172,7 @@ TEST(L1ExactSum, MeansAndSumsOnAndNextToMidpointsRoundOnce) {
             const auto quotient = math::exact::DivisorOf(L1LossFamily::TermDenominator(p), divisor);
             const float got = RoundedTo(math::exact::RoundedQuotient(sum, quotient, type), type);
             const auto expected = static_cast<float>(
-                RoundRational(exact / mpq_class(static_cast<double>(divisor)), type));
+                RoundRational(exact / mpq_class(static_cast<long>(divisor)), type));
             ++checked;
             if (Bits(got) != Bits(expected) && wrong++ == 0) {
               first = "N=" + std::to_string(count) + (mean ? " mean" : " sum") +

@@ -69,7 +69,7 @@ inline bool NegativeZero(LossKind kind, const ElementInputs& in) {
 
 // The correctly rounded element: the exact term / D rounded once to `type`.
 inline float Expected(LossKind kind, const ElementInputs& in, int64_t divisor, FloatType type) {
-  const mpq_class value = ExactTerm(kind, in) / mpq_class(static_cast<double>(divisor));
+  const mpq_class value = ExactTerm(kind, in) / mpq_class(static_cast<long>(divisor));
   return static_cast<float>(RoundRational(value, type, NegativeZero(kind, in)));
 }
 
@@ -94,7 +94,7 @@ inline bool WithinBound(LossKind kind, const ElementInputs& in, int64_t divisor,
   } else {
     term = sgn(term) * Scaled(in.g);
   }
-  const mpz_class d(static_cast<double>(divisor));  // exact: every divisor here is below 2^53
+  const mpz_class d(static_cast<long>(divisor));
   return abs(Scaled(value) * d - term) <= Scaled(bound) * d;
 }
 
@@ -183,6 +183,7 @@ inline bool TakesExactPath(LossKind kind, const ElementParameters& p, const Elem
                            FloatType type) {
   if (!std::isfinite(in.x) || !std::isfinite(in.t) || !std::isfinite(in.g)) return false;
   if (ScaleIsExact(p)) return false;
+  if (kind == LossKind::kGradSelf && p.divisor <= QuotientDivisorLimit(type)) return false;
   const ElementEstimate estimate =
       kind == LossKind::kLoss ? L1LossEstimate(in, p.scale) : L1GradientEstimate(in, p.scale);
   if (estimate.value == 0) return false;
