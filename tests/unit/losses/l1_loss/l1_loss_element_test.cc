@@ -364,6 +364,53 @@ TEST(L1Element, Fp32LanesGiveTheCorrectlyRoundedResultsWithoutADivisor) {
   EXPECT_EQ(checked, 36000 / kSampleScale);
 }
 
+// Where x and t are values of the 16-bit output type itself (fp16 tensors in, fp16 out), the fp32
+// subtraction's one rounding to the type is the correct one too (L1Loss32): x - t is exact in fp32
+// unless t lies 2^13 (fp16; bf16: 2^16) or more below x, and then t is too small to move x - t
+// across a midpoint next to x, a value of the type. Every 5th finite x of each type, with t of
+// either sign at exponent gaps around that threshold, against the oracle; fp32 x on a midpoint of
+// the type with such a t (promoted inputs) round wrongly through fp32, which is why this holds for
+// inputs of the output type only.
+TEST(L1Element, SixteenBitInputsOfTheOutputTypeNeedOnlyTheFp32Subtraction) {
+  std::mt19937 rng(16);
+  for (FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
+    const int precision = FormatOf(type).precision;
+    const uint32_t infinity = InfinityBits(type);
+    int64_t checked = 0, inexact = 0, wrong = 0, promoted_wrong = 0;
+    for (uint32_t bits = 1; bits < infinity; bits += 5) {
+      const float x = ValueOfBits(bits, type);
+      for (int k = 0; k < 4; ++k) {
+        // Gaps from where x - t is still exact in fp32 to well past it.
+        const int gap = 24 - precision - 1 + UniformInt(rng, 0, 6);
+        const float magnitude =
+            Narrow(std::ldexp(static_cast<float>(Uniform(rng, 1, 2)), std::ilogb(x) - gap), type);
+        const ElementInputs in{x, UniformInt(rng, 0, 1) == 0 ? magnitude : -magnitude, 1, 1, 1};
+        const float got = RoundedTo(math::L1Loss32<math::ScalarOps>(in.x, in.t), type);
+        if (Rational(in.x - in.t) != Rational(in.x) - Rational(in.t)) ++inexact;
+        if (Bits(got) != Bits(Expected(LossKind::kLoss, in, 1, type)) && wrong++ == 0) {
+          ADD_FAILURE() << Describe(LossKind::kLoss, in, 1, type);
+        }
+        ++checked;
+        // The same with x a midpoint of the type (an fp32 value) and t below its last fp32 bit.
+        const float midpoint = (x + ValueOfBits(bits + 1, type)) / 2;
+        if (std::isfinite(midpoint) && midpoint != x) {
+          const ElementInputs promoted{midpoint, std::ldexp(in.t, -12), 1, 1, 1};
+          const float through_fp32 =
+              RoundedTo(math::L1Loss32<math::ScalarOps>(promoted.x, promoted.t), type);
+          if (Bits(through_fp32) != Bits(Expected(LossKind::kLoss, promoted, 1, type))) {
+            ++promoted_wrong;
+          }
+        }
+      }
+    }
+    std::cout << TypeName(type) << ": " << checked << " differences of its values, " << inexact
+              << " inexact in fp32, " << wrong << " wrong; promoted midpoints: " << promoted_wrong
+              << " wrong through fp32\n";
+    EXPECT_GT(inexact, checked / 4) << TypeName(type);
+    EXPECT_GT(promoted_wrong, 0) << TypeName(type);
+  }
+}
+
 // |estimate - exact| <= bound, exactly, on a million inputs per kind (every spread, type grid and
 // divisor), and the worst error seen relative to the exact value, in units of 2^-53 (the
 // derivation's 4.01 for the loss, 3.01 for the gradient).
