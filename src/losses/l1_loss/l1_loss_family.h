@@ -63,7 +63,7 @@ struct L1LossFamily {
   }
 
   // The loss where the promoted dtype is INT64 (both inputs integer or bool, an int64 among them):
-  // |x - t| in two's-complement arithmetic, as CANN's Sub and Abs and torch compute it (D13): the
+  // |x - t| in two's-complement arithmetic, as CANN's Sub and Abs and torch compute it: the
   // difference wraps modulo 2^64, and |INT64_MIN| is INT64_MIN. Computed in uint64_t, so that no
   // step overflows a signed type; the conversion back is modular (C++20).
   OPENACLNN_HOST_DEVICE static int64_t IntegerElement(int64_t x, int64_t t) {

@@ -109,10 +109,10 @@ OPENACLNN_HOST_DEVICE inline float L1LossElement(const ElementParameters& p,
 }
 
 // g sign(x - t) / D correctly rounded once to `type` (returned as fp32, exactly), sign(+-0) = +0
-// and sign(NaN) = NaN (D6). Not finite: NaN (canonical) where x, t or g is NaN, for x = t = +-inf
-// (d = NaN) and for an infinite g with x = t (inf * 0); +-inf for an infinite g with x != t. An
-// infinite x or t with a finite g and d of one sign gives the finite +-g / D. A zero has the sign
-// IEEE gives g * sign(d) (g's sign for x = t; for g = +-0 the product of the signs), as does a
+// and sign(NaN) = NaN (not CANN's 0). Not finite: NaN (canonical) where x, t or g is NaN, for x = t
+// = +-inf (d = NaN) and for an infinite g with x = t (inf * 0); +-inf for an infinite g with x !=
+// t. An infinite x or t with a finite g and d of one sign gives the finite +-g / D. A zero has the
+// sign IEEE gives g * sign(d) (g's sign for x = t; for g = +-0 the product of the signs), as does a
 // nonzero value that underflows.
 OPENACLNN_HOST_DEVICE inline float L1GradientElement(const ElementParameters& p,
                                                      const ElementInputs& in, FloatType type) {

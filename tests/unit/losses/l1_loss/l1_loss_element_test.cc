@@ -304,7 +304,7 @@ TEST(L1Element, ZerosCarryTheSignsOfTheFormula) {
 }
 
 // Non-finite inputs: the class IEEE arithmetic gives the formula, NaN canonical; sign(NaN) = NaN
-// (D6: CANN and torch give 0 * g); an infinite x or t with a finite g leaves a finite gradient.
+// (CANN and torch give 0 * g); an infinite x or t with a finite g leaves a finite gradient.
 TEST(L1Element, NonFiniteInputsTakeTheFormulasClass) {
   const float inf = HUGE_VALF, nan = std::nanf("");
   struct Case {

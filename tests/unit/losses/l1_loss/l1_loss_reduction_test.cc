@@ -1,7 +1,7 @@
 // The L1 family's mean and sum terms (L1LossFamily::Term, AddExactTerm, TermDenominator) against
 // exact arithmetic: every term's bound on a million samples, and exact sums built to lie exactly
 // on a rounding boundary of each type after the mean's division (N = 3, 5, 7) or one unit beside
-// it, rounded once by RoundedQuotient; and the int64 loss's two's-complement wrap (D13).
+// it, rounded once by RoundedQuotient; and the int64 loss's two's-complement wrap.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -205,7 +205,7 @@ TEST(L1ExactSum, NonFiniteInputsAddTheirFiniteReferenceValue) {
 }
 
 // The int64 loss (the promoted dtype INT64): |x - t| with the difference wrapped modulo 2^64 and
-// |INT64_MIN| = INT64_MIN, as CANN's Sub and Abs and torch (D13), against 128-bit arithmetic, at
+// |INT64_MIN| = INT64_MIN, as CANN's Sub and Abs and torch, against 128-bit arithmetic, at
 // the wrap's edges and on random pairs.
 TEST(L1Integer, WrapsAsTwosComplementArithmetic) {
   __extension__ typedef __int128 i128;
@@ -222,10 +222,27 @@ TEST(L1Integer, WrapsAsTwosComplementArithmetic) {
   const struct {
     int64_t x, t, expected;
   } cases[] = {
-      {5, 3, 2},       {3, 5, 2},        {-7, 0, 7},       {0, 0, 0},        {kMin, 0, kMin},
-      {0, kMin, kMin}, {kMin, 1, kMax},  {kMin, -1, kMax}, {kMax, -1, kMin}, {kMax, kMin, 1},
-      {kMin, kMax, 1}, {-1, kMax, kMin}, {-2, kMax, kMax}, {kMax, -2, kMax}, {kMax, kMax, 0},
-      {kMin, kMin, 0}, {kMax, 0, kMax},  {-kMax, 0, kMax}, {kMax, -kMax, 2}, {kMin + 1, 1, kMin},
+      {5, 3, 2},
+      {3, 5, 2},
+      {-7, 0, 7},
+      {0, 0, 0},
+      {kMin, 0, kMin},
+      {0, kMin, kMin},
+      {kMin, 1, kMax},
+      {kMin, -1, kMax},
+      {kMax, -1, kMin},
+      {kMax, kMin, 1},
+      {kMin, kMax, 1},
+      {-1, kMax, kMin},
+      {-2, kMax, kMax},
+      {kMax, -2, kMax},
+      {kMax, kMax, 0},
+      {kMin, kMin, 0},
+      {kMax, 0, kMax},
+      {-kMax, 0, kMax},
+      {kMax, -kMax, 2},
+      {kMin + 1, 1, kMin},
+      {(int64_t{1} << 62) + 1, -(int64_t{1} << 62), kMax},  // 2^63 + 1 wraps to -(2^63 - 1)
   };
   for (const auto& c : cases) {
     EXPECT_EQ(L1LossFamily::IntegerElement(c.x, c.t), c.expected) << c.x << " - " << c.t;
