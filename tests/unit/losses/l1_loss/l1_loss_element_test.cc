@@ -110,8 +110,9 @@ bool BoundaryInputs(std::mt19937& rng, LossKind kind, FloatType type, int64_t di
   return true;
 }
 
-// Every divisor, and two more whose fl64 reciprocals err by nearly 2^-53 (3, 5 and 7 err by far
-// less, so that g fl64(1/N) lands exactly on a tie g / N): 123 and 1997.
+// Every divisor, and two more whose fl64 reciprocals err by nearly 2^-53, 123 and 1997: those of 3,
+// 5 and 7 err so little that an estimate |d| fl64(1/N) or g fl64(1/N) lands exactly on its tie,
+// which would round right even where the exact path were skipped.
 constexpr int64_t kTieDivisors[] = {1,   2,   4096, 3, 5, 7, 1000003, (int64_t{1} << 40) + 1,
                                     123, 1997};
 static_assert(std::size(kTieDivisors) == std::size(kDivisors) + 2);
