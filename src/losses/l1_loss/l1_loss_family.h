@@ -19,6 +19,7 @@
 namespace openaclnn {
 
 struct L1LossFamily {
+  static constexpr LossFamily kFamily = LossFamily::kL1Loss;
   // Relative error bound of Term's estimate; Term's bound is exactly this fraction of its value.
   static constexpr double kTermError = math::kL1Error64;
 
@@ -72,5 +73,10 @@ struct L1LossFamily {
     return static_cast<int64_t>(magnitude);
   }
 };
+
+// Every op of the family: the loss and the gradient w.r.t. self (the target's is the Backward with
+// self and target swapped).
+inline constexpr uint64_t kL1LossKernelOps = KernelOpBit(LossFamily::kL1Loss, KernelOp::kLoss) |
+                                             KernelOpBit(LossFamily::kL1Loss, KernelOp::kGradSelf);
 
 }  // namespace openaclnn
