@@ -144,11 +144,12 @@ int main() {
     Keep(least_log, {ratio, bits});
     Keep(least_log_plus_one, {ratio_plus_one, bits});
     Keep(least_own, {distance_plus_one / std::fabs(plus_one.hi), bits});
-    for (int b = 0; b < 24; ++b) {
-      const double threshold = std::ldexp(1.0, -40 - b);
-      below_log[b] += ratio < threshold;
-      below_plus_one[b] += ratio_plus_one < threshold;
-    }
+    // Counted once, in the bucket of the ratio's exponent; summed into "below 2^-k" at the end.
+    int exponent;
+    std::frexp(ratio, &exponent);  // ratio in [2^(exponent-1), 2^exponent)
+    if (exponent <= -40) ++below_log[std::min(-exponent - 40, 23)];
+    std::frexp(ratio_plus_one, &exponent);
+    if (exponent <= -40) ++below_plus_one[std::min(-exponent - 40, 23)];
     ++count;
   }
   const double seconds =
@@ -158,10 +159,14 @@ int main() {
   Print("|ln t - x| / |ln t|", least_log, 0);
   Print("|ln t + 1 - x| / |ln t|", least_log_plus_one, 0 + 1);
   std::printf("(and in units of |ln t + 1| itself: least 2^%.2f)\n",
-              std::log2(std::min_element(least_own.begin(), least_own.end(),
-                                         [](Hit a, Hit b) { return a.ratio < b.ratio; })
-                            ->ratio));
+              std::log2(std::min_element(least_own.begin(), least_own.end(), [](Hit a, Hit b) {
+                          return a.ratio < b.ratio;
+                        })->ratio));
   std::printf("t within 2^-k |ln t| of an fp32, k: ln t, ln t + 1\n");
+  for (int b = 22; b >= 0; --b) {  // bucket b holds ratios below 2^-(40 + b) (the last: and less)
+    below_log[b] += below_log[b + 1];
+    below_plus_one[b] += below_plus_one[b + 1];
+  }
   for (int b = 0; b < 24; ++b) {
     std::printf("  %d: %lld, %lld\n", 40 + b, static_cast<long long>(below_log[b]),
                 static_cast<long long>(below_plus_one[b]));

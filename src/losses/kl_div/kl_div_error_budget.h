@@ -1,5 +1,5 @@
-// The error budget of the KL divergence family (kl_div_formulas.inc, kl_div_math.h): every bound its
-// fp64 estimates carry and the accuracy of its exact paths, each with its derivation and a
+// The error budget of the KL divergence family (kl_div_formulas.inc, kl_div_math.h): every bound
+// its fp64 estimates carry and the accuracy of its exact paths, each with its derivation and a
 // static_assert that the parts fit. The rounding tests are exactly as sound as these bounds;
 // tests/unit/losses/kl_div/ measures each against binary128 and exact rationals.
 //
@@ -16,14 +16,15 @@ inline constexpr double kKlDivRounding = 0x1p-53;
 
 // ---- The two transcendentals. ln t: Log64 within kLogError64 (2^-47) of itself for every positive
 // normal double (binary_cross_entropy_error_budget.h derives it for every exponent k).
-// e^t: ExpNeg64(-t), whose reduction, table and polynomial are those of exp(-a) for a >= 0, with the
-// same error, 2^-45.3 (bce_error_budget.h: kEstimateError64's parts): for -t in [-700, 0) the
+// e^t: ExpNeg64(-t), whose reduction, table and polynomial are those of exp(-a) for a >= 0, with
+// the same error, 2^-45.3 (bce_error_budget.h: kEstimateError64's parts): for -t in [-700, 0) the
 // integer n of its reduction is negative, and 2^floor(-n/16) stays a normal double (its exponent
 // field at most 1023 + 1010). 2^-45 leaves a margin; the test measures the worst over [-700, 500].
 inline constexpr double kKlDivExpError64 = 0x1p-45;
 
 // The range of e^t the estimates form: t is clamped to [kKlDivExpTargetMin, kKlDivExpTargetMax].
-// Above it (t > 700) e^t (t - x) is at least 2^932 wherever it is not 0 (|t - x| >= 2^-14 for fp32 t
+// Above it (t > 700) e^t (t - x) is at least 2^932 wherever it is not 0 (|t - x| >= 2^-14 for fp32
+// t
 // >= 512), and g e^t and g e^t (t - x + 1) at least 2^783 (|g| >= 2^-149, |t - x + 1| >= 2^-14,
 // D <= 2^63): +-inf in every output type, or an exact 0. Below it (t < -500) every result is below
 // 2^128 * e^-500 * 2^129 < 2^-464 in magnitude, so it rounds to +-0 with its sign, which the value
@@ -43,10 +44,10 @@ inline constexpr double kKlDivExpTargetMin = -500.0;
 // these needs 2^-46.8 of T; 2^-46 leaves a margin of 1.7. Every value is at most T (1 + 8u), so the
 // bound is at least kKlDivLogTermError64 / (1 + 8u) of it.
 inline constexpr double kKlDivLogTermError64 = 0x1p-46;
-static_assert(kKlDivLogTermError64 >=
-              (kLogError64 + 6 * kKlDivRounding) * (1 + kLogError64 + 6 * kKlDivRounding) /
-                      (1 - kLogError64 - 6 * kKlDivRounding) +
-                  1.01 * kKlDivRounding);
+static_assert(kKlDivLogTermError64 >= (kLogError64 + 6 * kKlDivRounding) *
+                                              (1 + kLogError64 + 6 * kKlDivRounding) /
+                                              (1 - kLogError64 - 6 * kKlDivRounding) +
+                                          1.01 * kKlDivRounding);
 
 // Log targets: E s (t - x), -g s E, as products of E (within 2^-45 of e^t) and exact inputs, four
 // roundings and s: within 2^-45 + 5.01u of the value. And g s E (t - x + 1), whose t - x and + 1
@@ -75,6 +76,15 @@ static_assert(kKlDivProductError64 * (1 - 3.01 * kKlDivRounding) >= 4.02 * kKlDi
 inline constexpr double kKlDivTermError = 0x1p-46;
 static_assert(kKlDivTermError <= kKlDivLogTermError64 && kKlDivTermError <= kKlDivExpTermError64);
 
+// An estimate beyond kKlDivBeyondRange in magnitude is the result's infinity, with its sign: every
+// exact value there is beyond 2^198, above every type's range. (A bound exceeds 2^-40 of its value
+// only where l - x or l - x + 1 cancels, for |x| < 107, where the value is below 2^136; or for log
+// targets where t - x + 1 does, whose fp64 value errs by a factor of 2 at most and never in sign:
+// fl(t - x) + 1 has the sign of t - x + 1, -1 being a double, and is 0 or at least 2^-53.) The
+// rounding tests' 16-bit grids, which hold below 2^900 only (scalar_ops.h: RoundToGrid), are then
+// never asked.
+inline constexpr double kKlDivBeyondRange = 0x1p200;
+
 // ---- The exact paths. Each forms its result's numerator (before the division by D) as an exact
 // sum of exact products of doubles (kernels/exact_sum.h), divided by D exactly and rounded once
 // (RoundedQuotient): exact but for the double-double ln t (math::exact::Log) and e^t
@@ -89,8 +99,8 @@ inline constexpr double kKlDivExpDoubleDoubleError = 0x1p-96;
 
 // l - x and l - x + 1 cancel: their error, kKlDivLogDoubleDoubleError |l|, is a larger part of a
 // smaller value. scripts/kl-div-log-distance.cc searched every positive fp32 t != 1 (2^31 - 2^23
-// - 1 of them, in 0 s on one core): no fp32 x comes closer to ln t than 2^-0 |ln t|, nor to ln t + 1
-// than 2^-0 |ln t| (t = 0x0p+0 and 0x0p+0). So t (l - x) and g (l - x + 1) are formed within
+// - 1 of them, in 0 s on one core): no fp32 x comes closer to ln t than 2^-0 |ln t|, nor to ln t +
+// 1 than 2^-0 |ln t| (t = 0x0p+0 and 0x0p+0). So t (l - x) and g (l - x + 1) are formed within
 // kKlDivLogDoubleDoubleError / kKlDivLogCancellation of their own value, however small (and exactly
 // where l = 0), which is the relative accuracy of their exact paths; log targets lose nothing to
 // cancellation (t - x + 1 is an exact sum of three doubles).

@@ -22,7 +22,8 @@ struct KlDivFamily {
                                              const ElementInputs& in, FloatType type) {
     return KlDivElement(kind, p, in, type);
   }
-  // A mean's or sum's term (not divided): fp64 estimate and bound, NaN where an input is not finite.
+  // A mean's or sum's term (not divided): fp64 estimate and bound, NaN where an input is not
+  // finite.
   OPENACLNN_HOST_DEVICE static ElementEstimate Term(LossKind kind, const ElementParameters& p,
                                                     const ElementInputs& in, bool, bool) {
     return KlDivTerm(kind, p.variant, in);

@@ -224,11 +224,9 @@ OPENACLNN_HOST_DEVICE inline double KlDivExact(LossKind kind, const ElementParam
 }
 
 // One element of `kind`, correctly rounded once to `type` (returned as the fp32 that holds that
-// value): the estimate where its rounding is certain; where its fp64 value overflowed (log
-// targets), +-inf: the exact value is beyond 2^1023, or for the target gradient g e^t is, and
-// |t - x + 1| >= 2^-149 (beyond 2^875), its sign the exact one (g e^t reaches 2^1024 only for
-// t >= 621, where t - x + 1 is formed exactly wherever it cancels); else the exact path (also where
-// g e^t overflowed beside an exact zero, a NaN value); KlDivSpecial outside the domain.
+// value): beyond kKlDivBeyondRange (log targets' values overflow fp64 too) the estimate's
+// infinity; the estimate where its rounding is certain; else the exact path (also where g e^t
+// overflowed beside an exact zero, a NaN value); KlDivSpecial outside the domain.
 OPENACLNN_HOST_DEVICE inline float KlDivElement(LossKind kind, const ElementParameters& p,
                                                 const ElementInputs& in, FloatType type) {
   if (!KlDivInDomain(kind, p.variant, in)) {
@@ -236,7 +234,9 @@ OPENACLNN_HOST_DEVICE inline float KlDivElement(LossKind kind, const ElementPara
   }
   const ElementEstimate estimate =
       KlDivEstimate(kind, p.variant, in, p.scale, (p.divisor & (p.divisor - 1)) == 0);
-  if (std::isinf(estimate.value)) return RoundedTo(estimate.value, type);
+  if (std::fabs(estimate.value) > math::kKlDivBeyondRange) {
+    return RoundedTo(std::copysign(HUGE_VAL, estimate.value), type);
+  }
   double settled = 0.0;
   if (SettledIn(estimate, type, &settled)) return RoundedTo(settled, type);
   return RoundedTo(KlDivExact(kind, p, in, estimate.value, type), type);
@@ -249,13 +249,14 @@ OPENACLNN_HOST_DEVICE inline float KlDivElement(LossKind kind, const ElementPara
 // value with a NaN bound.
 OPENACLNN_HOST_DEVICE inline ElementEstimate KlDivTerm(LossKind kind, int variant,
                                                        const ElementInputs& in) {
-  if (!KlDivInDomain(kind, variant, in)) return {KlDivSpecial(kind, variant, in, 1.0), kCanonicalNaN};
+  if (!KlDivInDomain(kind, variant, in))
+    return {KlDivSpecial(kind, variant, in, 1.0), kCanonicalNaN};
   const ElementEstimate estimate = KlDivEstimate(kind, variant, in, 1.0, true);
   if (std::isnan(estimate.value)) return {KlDivGradTargetZero(variant, in), 0.0};
   const bool clamped = variant == kKlDivLogTarget && in.t < math::kKlDivExpTargetMin;
   const double magnitude = std::fabs(estimate.value);
-  return {estimate.value,
-          estimate.bound + magnitude * (clamped ? 2.0 + math::kKlDivTermError : math::kKlDivTermError)};
+  return {estimate.value, estimate.bound + magnitude * (clamped ? 2.0 + math::kKlDivTermError
+                                                                : math::kKlDivTermError)};
 }
 
 // The exact pass's term (AddKlDivNumerator), or outside the domain KlDivSpecial's value where it is

@@ -1,8 +1,8 @@
 // The KL divergence family's error budget (kl_div_error_budget.h) against binary128: ln t and e^t
 // (fp64 and double-double) within their bounds, every estimate within its bound on a million
-// samples per kind and variant (and each mean's or sum's term, whose bound is also at least
-// kKlDivTermError of it), and the one rounding test the estimates take settling only where the
-// bound decides.
+// samples per kind (half a million per variant) (and each mean's or sum's term, whose bound is also
+// at least kKlDivTermError of it), and the one rounding test the estimates take settling only where
+// the bound decides.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,7 +79,8 @@ TEST(KlDivTranscendentals, ExponentialsAreWithinTheirBounds) {
     const Quad exp = Exp(t);
     const math::exact::DD dd = math::exact::ExpNeg(-static_cast<double>(t));
     worst_exact = std::max(worst_exact, Relative(Quad(dd.hi) + Quad(dd.lo), exp));
-    if (t <= 150) worst_exact_low = std::max(worst_exact_low, Relative(Quad(dd.hi) + Quad(dd.lo), exp));
+    if (t <= 150)
+      worst_exact_low = std::max(worst_exact_low, Relative(Quad(dd.hi) + Quad(dd.lo), exp));
     worst = std::max(worst, Relative(math::KlDivExpOfTarget64<O64>(t), exp));
     ++count;
   }
@@ -116,7 +117,7 @@ void CheckBounds(int variant, int samples, Worst (&worst)[3]) {
     for (int k = 0; k < 3; ++k) {
       const LossKind kind = kKinds[k];
       if (!KlDivInDomain(kind, variant, in)) continue;
-      const Numerator n = ExactNumerator(kind, variant, in);
+      const Numerator n = ExactNumerator(kind, variant, in, false);
       const Quad exact = Quad(n.pair.hi) + Quad(n.pair.lo);
       const bool exact_scale = (divisor & (divisor - 1)) == 0;
       const ElementEstimate estimate = KlDivEstimate(kind, variant, in, p.scale, exact_scale);
@@ -124,12 +125,11 @@ void CheckBounds(int variant, int samples, Worst (&worst)[3]) {
       if (variant == kKlDivLogTarget && in.t < math::kKlDivExpTargetMin) {
         ASSERT_LT(std::fabs(estimate.value), 0x1p-400);
         ASSERT_LT(Abs(quotient), Quad(0x1p-400));
-        ASSERT_TRUE(estimate.value == 0 || quotient == 0 ||
-                    (estimate.value < 0) == (quotient < 0));
+        ASSERT_TRUE(estimate.value == 0 || quotient == 0 || (estimate.value < 0) == (quotient < 0));
         continue;
       }
-      if (std::isinf(estimate.value)) {  // fp64 overflowed: beyond every type's range
-        ASSERT_GT(static_cast<double>(quotient) * (estimate.value > 0 ? 1 : -1), 0x1p800);
+      if (std::fabs(estimate.value) > math::kKlDivBeyondRange) {  // beyond every type's range
+        ASSERT_GT(static_cast<double>(quotient) * (estimate.value > 0 ? 1 : -1), 0x1p198);
         continue;
       }
       if (std::isnan(estimate.value)) {  // g e^t overflowed beside an exact zero
@@ -155,21 +155,21 @@ void CheckBounds(int variant, int samples, Worst (&worst)[3]) {
 TEST(KlDivBounds, EveryEstimateIsWithinItsBound) {
   for (int variant = 0; variant < 2; ++variant) {
     Worst worst[3];
-    CheckBounds(variant, 1000000, worst);
+    CheckBounds(variant, 500000, worst);
     for (int k = 0; k < 3; ++k) {
       std::cout << (variant ? "log targets, " : "probabilities, ") << KindName(kKinds[k]) << ": "
                 << worst[k].count << " estimates, worst error " << worst[k].error
                 << " of the bound\n";
-      EXPECT_GE(worst[k].count, 500000);
+      EXPECT_GE(worst[k].count, 400000);
     }
   }
 }
 
 // The rounding test at its edge: an interval short of a midpoint of the output type by 2^-10 of
 // the distance settles, with the value's own rounding; one past it by as much does not; for values
-// 2^-3 and 2^-12 of the grid's spacing away on either side, of either sign, at midpoints in the normal
-// and subnormal ranges of each type and at the overflow threshold. The estimates settle nothing
-// their bound leaves open.
+// 2^-3 and 2^-12 of the grid's spacing away on either side, of either sign, at midpoints in the
+// normal and subnormal ranges of each type and at the overflow threshold. The estimates settle
+// nothing their bound leaves open.
 TEST(KlDivBounds, TheRoundingTestSettlesOnlyWhatTheBoundDecides) {
   const std::pair<FloatType, uint32_t> lows[] = {
       {FloatType::kFloat32, 0x3f800000u}, {FloatType::kFloat32, 0x00012345u},

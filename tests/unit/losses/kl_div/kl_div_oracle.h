@@ -17,15 +17,30 @@
 
 #if defined(__x86_64__) && !__has_include(<quadmath.h>)
 extern "C" __float128 logq(__float128);
+extern "C" __float128 expm1q(__float128);
 #endif
 
 namespace openaclnn {
 
 #if defined(__x86_64__)
 inline Quad LogQ(Quad v) { return logq(v); }
+inline Quad ExpM1Q(Quad v) { return expm1q(v); }
 #else
 inline Quad LogQ(Quad v) { return logl(v); }
+inline Quad ExpM1Q(Quad v) { return expm1l(v); }
 #endif
+
+// e^t as a pair: 1 + expm1(t) for |t| < 1, whose rest binary128's e^t alone would round away for a
+// tiny t (e^(2^-149) = 1 + 2^-149 decides a tie of -g e^t).
+inline Exact ExpPair(float t) {
+  if (std::fabs(t) < 1) return TwoSum(Quad(1), ExpM1Q(t));
+  return {Exp(t), 0};
+}
+
+// a b for pairs, within 2^-112 of itself.
+inline Exact Times(Exact a, Exact b) {
+  return Plus(TwoSum(a.hi * b.hi, a.hi * b.lo), TwoSum(a.lo * b.hi, a.lo * b.lo));
+}
 
 inline constexpr LossKind kKinds[] = {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget};
 inline constexpr FloatType kTypes[] = {FloatType::kFloat32, FloatType::kFloat16,
@@ -46,8 +61,8 @@ inline float InType(float v, FloatType type) {
                                      : BFloat16ToFloat(FloatToBFloat16(v));
 }
 
-// The numerator of a result (its value times D), exactly: a rational (and its binary128 pair, within
-// 2^-112 of it), or a binary128 pair.
+// The numerator of a result (its value times D), exactly: a rational (and its binary128 pair,
+// within 2^-112 of it), or a binary128 pair.
 struct Numerator {
   bool rational = false;
   mpq_class q;
@@ -72,27 +87,33 @@ inline Exact InnerPair(int variant, float x, float t) {
 
 // The numerator of `kind` for finite inputs in the formulas' domain (t >= 0, t > 0 for the target
 // gradient of probabilities; any t of log targets: binary128's exp holds e^t up to 11356).
-inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs& in) {
+// `with_rational`: the rational ones' GMP value too (else their pair alone).
+inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs& in,
+                                bool with_rational = true) {
   const Quad x = in.x, t = in.t, g = in.g;
   Numerator n;
-  const bool rational = kind == LossKind::kGradSelf && variant == 0;
+  const bool product = kind == LossKind::kGradSelf && variant == 0;
   const bool unit = variant == 0 ? in.t == 1.0f : in.t == 0.0f;  // ln 1 = 0, e^0 = 1
-  if (rational || unit) {
-    n.rational = true;
-    const mpq_class qx = Rational(in.x), qt = Rational(in.t), qg = Rational(in.g);
+  if (product || unit) {
+    n.rational = with_rational;
+    n.pair = kind == LossKind::kGradSelf ? Exact{variant == 0 ? -(g * t) : -g, 0}  // g t exact
+             : kind == LossKind::kLoss   ? Exact{variant == 0 ? -x : t - x, 0}
+                                         : Scaled(TwoSum(Quad(1), -x), g);
+    if (!with_rational) return n;
+    // An input the kind does not read may be anything (GMP traps on a double that is not finite).
+    const auto rational = [](float v) { return std::isfinite(v) ? Rational(v) : mpq_class(0); };
+    const mpq_class qx = rational(in.x), qt = rational(in.t), qg = rational(in.g);
     if (kind == LossKind::kGradSelf) {
       n.q = variant == 0 ? mpq_class(-qg * qt) : mpq_class(-qg);
-      n.pair = {variant == 0 ? -(g * t) : -g, 0};  // g t exact in binary128
-      n.negative_zero = variant == 0 ? std::signbit(-(static_cast<double>(in.g) * in.t))
-                                     : !std::signbit(in.g);
+      n.negative_zero =
+          variant == 0 ? std::signbit(-(static_cast<double>(in.g) * in.t)) : !std::signbit(in.g);
     } else if (kind == LossKind::kLoss) {
-      n.q = variant == 0 ? mpq_class(-qx) : mpq_class(qt - qx);  // t (0 - x) at t = 1; (t - x) at t = 0
-      n.pair = {variant == 0 ? -x : t - x, 0};
+      n.q = variant == 0 ? mpq_class(-qx)
+                         : mpq_class(qt - qx);  // t (0 - x) at t = 1; (t - x) at t = 0
       n.negative_zero = std::signbit(variant == 0 ? 0.0 - static_cast<double>(in.x)
                                                   : static_cast<double>(in.t) - in.x);
     } else {  // g (1 - x): ln 1 = 0, or e^0 (0 - x + 1)
       n.q = qg * (1 - qx);
-      n.pair = Scaled(TwoSum(Quad(1), -x), g);
       n.negative_zero = std::signbit(in.g) != (1 - qx < 0);
     }
     return n;
@@ -113,17 +134,16 @@ inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs&
     n.negative_zero = std::signbit(in.g) != InnerNegative(inner);
     return n;
   }
-  const Quad exp = Exp(t);
+  const Exact exp = ExpPair(in.t);
   if (kind == LossKind::kLoss) {
-    const Exact difference = TwoSum(t, -x);
-    n.pair = TwoSum(exp * difference.hi, exp * difference.lo);
+    n.pair = Times(exp, TwoSum(t, -x));
     n.negative_zero = std::signbit(static_cast<double>(in.t) - in.x);
   } else if (kind == LossKind::kGradSelf) {
-    n.pair = {-g * exp, 0};
+    n.pair = Scaled(exp, -g);
     n.negative_zero = !std::signbit(in.g);
   } else {
     const Exact inner = InnerPair(1, in.x, in.t);
-    n.pair = Scaled(inner, g * exp);
+    n.pair = Scaled(Times(exp, inner), g);
     n.negative_zero = std::signbit(in.g) != InnerNegative(inner);
   }
   return n;
@@ -161,9 +181,12 @@ inline bool SpecialResult(LossKind kind, int variant, const ElementInputs& in, d
     if (kind == LossKind::kLoss) {
       if (finite_x && finite_t) return false;
       // t (ln t - x): t = +inf gives +inf unless x = +inf; t finite: -x's infinity times t.
-      if (std::isnan(x)) *result = nan;
-      else if (!finite_t) *result = x == inf ? nan : inf;
-      else *result = t == 0 ? nan : -sign_of(x) * inf;
+      if (std::isnan(x))
+        *result = nan;
+      else if (!finite_t)
+        *result = x == inf ? nan : inf;
+      else
+        *result = t == 0 ? nan : -sign_of(x) * inf;
       return true;
     }
     if (finite_x && finite_t && finite_g) return false;

@@ -59,7 +59,7 @@ class Sampler {
         break;
       case Distribution::kWide:
         in.x = Signed(Pow2(-149, 127.5));
-        in.t = variant == 0 ? Pow2(-149, 127.5)
+        in.t = variant == 0    ? Pow2(-149, 127.5)
                : Unit() < 0.75 ? Signed(Pow2(-20, 9.5))
                                : static_cast<float>(Uniform(-800, 720));
         in.g = Signed(Pow2(-149, 127.5));
@@ -78,7 +78,9 @@ class Sampler {
         if (variant == 0) {
           in.t = label < 0.45 ? 0.0f : label < 0.9 ? 1.0f : -0.0f;
         } else {  // log-probabilities of 1 and of (nearly) 0
-          in.t = label < 0.5 ? 0.0f : label < 0.75 ? -100.0f : static_cast<float>(-Uniform(90, 1e4));
+          in.t = label < 0.5    ? 0.0f
+                 : label < 0.75 ? -100.0f
+                                : static_cast<float>(-Uniform(90, 1e4));
         }
         break;
       }
