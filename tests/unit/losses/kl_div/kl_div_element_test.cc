@@ -274,7 +274,9 @@ TEST(KlDivRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
 // them): x that nearest fp32 and its neighbours, g random, every divisor and type: the deepest
 // cancellations of l - x and l - x + 1 rounded as the exact value.
 TEST(KlDivRounding, TheDeepestCancellationsAreCorrectlyRounded) {
-  const float hardest[] = {1.0f};  // filled in from the search's output
+  const float hardest[] = {0x1.108a5ap-66f, 0x1.2fe614p+117f, 0x1.1ff606p+33f, 0x1.ecf3fep-73f,
+                           0x1.78bc74p-2f,  0x1.788bdp-2f,    0x1.656c3p-2f,   0x1.78b55ep-2f,
+                           0x1.827a74p-7f,  0x1.007e58p+27f};
   Sampler sampler(4001);
   Tally tally;
   for (const float t : hardest) {
