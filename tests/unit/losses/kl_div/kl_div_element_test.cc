@@ -271,8 +271,8 @@ TEST(KlDivRounding, ResultsNextToAMidpointAreRoundedTheRightWay) {
 }
 
 // ---- The t whose ln t, ln t + 1 come closest to an fp32 (scripts/kl-div-log-distance.cc found
-// them): x that nearest fp32 and its neighbours, g random, every divisor and type: the deepest
-// cancellations of l - x and l - x + 1 rounded as the exact value.
+// them): x that nearest fp32 and its neighbours, g random and +-0, every divisor and type: the
+// deepest cancellations of l - x and l - x + 1 rounded as the exact value, zeros signed by it.
 TEST(KlDivRounding, TheDeepestCancellationsAreCorrectlyRounded) {
   const float hardest[] = {0x1.108a5ap-66f, 0x1.2fe614p+117f, 0x1.1ff606p+33f, 0x1.ecf3fep-73f,
                            0x1.78bc74p-2f,  0x1.788bdp-2f,    0x1.656c3p-2f,   0x1.78b55ep-2f,
@@ -286,10 +286,13 @@ TEST(KlDivRounding, TheDeepestCancellationsAreCorrectlyRounded) {
         float x = nearest;
         for (int s = 0; s < std::abs(step); ++s)
           x = std::nextafter(x, step < 0 ? -INFINITY : INFINITY);
-        for (int i = 0; i < 4; ++i) {
-          const ElementInputs in{x, t, 1, 1, static_cast<float>(sampler.Uniform(-4, 4))};
-          Check(tally, offset == 0 ? LossKind::kLoss : LossKind::kGradTarget, 0, in, kAllDivisors,
-                kAllTypes);
+        // g random, and +-0: the zero's sign is that of the exact inner factor.
+        for (int i = 0; i < 6; ++i) {
+          const float g = i == 4   ? 0.0f
+                          : i == 5 ? -0.0f
+                                   : static_cast<float>(sampler.Uniform(-4, 4));
+          Check(tally, offset == 0 ? LossKind::kLoss : LossKind::kGradTarget, 0, {x, t, 1, 1, g},
+                kAllDivisors, kAllTypes);
         }
       }
     }
