@@ -114,10 +114,11 @@ void CheckBounds(int variant, int samples, Worst (&worst)[3]) {
     const ElementInputs in = sampler.Draw(variant, kDistributions[i % 5]);
     const int64_t divisor = kDivisors[i % 8];
     const ElementParameters p = DividedBy(divisor, 0.0, variant);
+    Transcendentals pieces(in.t);
     for (int k = 0; k < 3; ++k) {
       const LossKind kind = kKinds[k];
       if (!KlDivInDomain(kind, variant, in)) continue;
-      const Numerator n = ExactNumerator(kind, variant, in, false);
+      const Numerator n = ExactNumerator(kind, variant, in, false, &pieces);
       const Quad exact = Quad(n.pair.hi) + Quad(n.pair.lo);
       const bool exact_scale = (divisor & (divisor - 1)) == 0;
       const ElementEstimate estimate = KlDivEstimate(kind, variant, in, p.scale, exact_scale);

@@ -76,10 +76,33 @@ inline Exact Scaled(Exact a, Quad f) { return {a.hi * f, a.lo * f}; }
 // Whether an inner factor is below zero (an exact zero counts as +0, as IEEE's sum gives it).
 inline bool InnerNegative(Exact inner) { return inner.hi < 0 || (inner.hi == 0 && inner.lo < 0); }
 
+// ln t and e^t of one t, each formed once where asked for (the kinds of one input share them).
+class Transcendentals {
+ public:
+  explicit Transcendentals(float t) : t_(t) {}
+  Quad Log() {
+    if (!has_log_) log_ = LogQ(t_), has_log_ = true;
+    return log_;
+  }
+  Exact Exp() {
+    if (!has_exp_) exp_ = ExpPair(t_), has_exp_ = true;
+    return exp_;
+  }
+
+ private:
+  float t_;
+  bool has_log_ = false, has_exp_ = false;
+  Quad log_ = 0;
+  Exact exp_;
+};
+
 // ln t - x + 1 (probabilities) or t - x + 1 (log targets) as a pair: 1 - x and t - x + 1 exact
 // (TwoSum; the three-term sum's rest rounded once, far below its own size), ln t from logq.
-inline Exact InnerPair(int variant, float x, float t) {
-  if (variant == 0) return Plus(TwoSum(Quad(1), -static_cast<Quad>(x)), Exact{LogQ(t), 0});
+inline Exact InnerPair(int variant, float x, float t, Transcendentals* pieces = nullptr) {
+  if (variant == 0) {
+    const Quad log = pieces != nullptr ? pieces->Log() : LogQ(t);
+    return Plus(TwoSum(Quad(1), -static_cast<Quad>(x)), Exact{log, 0});
+  }
   const Exact difference = TwoSum(static_cast<Quad>(t), -static_cast<Quad>(x));
   const Exact with_one = TwoSum(difference.hi, Quad(1));
   return TwoSum(with_one.hi, with_one.lo + difference.lo);
@@ -87,9 +110,12 @@ inline Exact InnerPair(int variant, float x, float t) {
 
 // The numerator of `kind` for finite inputs in the formulas' domain (t >= 0, t > 0 for the target
 // gradient of probabilities; any t of log targets: binary128's exp holds e^t up to 11356).
-// `with_rational`: the rational ones' GMP value too (else their pair alone).
+// `with_rational`: the rational ones' GMP value too (else their pair alone); `pieces`: ln t and e^t
+// shared with other kinds of the same input.
 inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs& in,
-                                bool with_rational = true) {
+                                bool with_rational = true, Transcendentals* pieces = nullptr) {
+  Transcendentals own(in.t);
+  if (pieces == nullptr) pieces = &own;
   const Quad x = in.x, t = in.t, g = in.g;
   Numerator n;
   const bool product = kind == LossKind::kGradSelf && variant == 0;
@@ -126,15 +152,15 @@ inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs&
         n.negative_zero = std::signbit(static_cast<double>(in.t) * (0.0 - in.x));
         return n;
       }
-      n.pair = TwoSum(t * LogQ(t), -(t * x));  // t x exact
+      n.pair = TwoSum(t * pieces->Log(), -(t * x));  // t x exact
       return n;
     }
-    const Exact inner = InnerPair(0, in.x, in.t);  // kGradTarget
+    const Exact inner = InnerPair(0, in.x, in.t, pieces);  // kGradTarget
     n.pair = Scaled(inner, g);
     n.negative_zero = std::signbit(in.g) != InnerNegative(inner);
     return n;
   }
-  const Exact exp = ExpPair(in.t);
+  const Exact exp = pieces->Exp();
   if (kind == LossKind::kLoss) {
     n.pair = Times(exp, TwoSum(t, -x));
     n.negative_zero = std::signbit(static_cast<double>(in.t) - in.x);
@@ -142,7 +168,7 @@ inline Numerator ExactNumerator(LossKind kind, int variant, const ElementInputs&
     n.pair = Scaled(exp, -g);
     n.negative_zero = !std::signbit(in.g);
   } else {
-    const Exact inner = InnerPair(1, in.x, in.t);
+    const Exact inner = InnerPair(1, in.x, in.t, pieces);
     n.pair = Scaled(Times(exp, inner), g);
     n.negative_zero = std::signbit(in.g) != InnerNegative(inner);
   }
