@@ -7,20 +7,20 @@
 // (element_inputs.h); l = ln t; E = e^t.
 #pragma once
 
-#include "kernels/binary_cross_entropy_error_budget.h"
 #include "kernels/math_tables.h"
+#include "kernels/transcendentals_error_budget.h"
 
 namespace openaclnn::math {
 
 inline constexpr double kKlDivRounding = 0x1p-53;
 
 // ---- The two transcendentals. ln t: Log64 within kLogError64 (2^-47) of itself for every positive
-// normal double (binary_cross_entropy_error_budget.h derives it for every exponent k).
+// normal double (transcendentals_error_budget.h derives it for every exponent k).
 // e^t: ExpNeg64(-t), whose reduction, table and polynomial are those of exp(-a) for a >= 0, with
-// the same error, 2^-45.3 (bce_error_budget.h: kEstimateError64's parts): for -t in [-700, 0) the
-// integer n of its reduction is negative, and 2^floor(-n/16) stays a normal double (its exponent
-// field at most 1023 + 1010). 2^-45 leaves a margin; the test measures the worst over [-500, 700]
-// (every fp16 and bf16 t there and 200,000 fp32 ones): 2^-45.6.
+// the same error, 2^-45.3 (bce_with_logits_error_budget.h: kEstimateError64's parts): for -t in
+// [-700, 0) the integer n of its reduction is negative, and 2^floor(-n/16) stays a normal double
+// (its exponent field at most 1023 + 1010). 2^-45 leaves a margin; the test measures the worst over
+// [-500, 700] (every fp16 and bf16 t there and 200,000 fp32 ones): 2^-45.6.
 inline constexpr double kKlDivExpError64 = 0x1p-45;
 
 // The range of e^t the estimates form: t is clamped to [kKlDivExpTargetMin, kKlDivExpTargetMax].

@@ -44,9 +44,8 @@ double Total(const std::vector<ElementInputs>& inputs, int variant, int64_t coun
   }
   double value = 0;
   *exact = false;
-  // SettleReduction's mean divides by its count; a sum's count is 1 there.
-  if (SettleReduction(partials.data(), blocks, count, count != 1, type, Family::kTermError,
-                      &value)) {
+  // SettleReduction divides by `count`; a sum's count is 1 there.
+  if (SettleReduction(partials.data(), blocks, count, type, Family::kTermError, &value)) {
     return value;
   }
   *exact = true;
