@@ -16,6 +16,26 @@ std::string Describe(const aclTensor& tensor) {
   return std::string(DataTypeName(tensor.dtype)) + " " + ShapeString(tensor.view_shape);
 }
 
+// opbase's IsPrivateFormat: the formats that tile a tensor for the device's cube units.
+bool IsPrivateFormat(int64_t format) {
+  switch (format) {
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+    case ACL_FORMAT_NDC1HWC0:
+    case ACL_FRACTAL_Z_3D:
+    case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NC1HWC0_C04:
+    case ACL_FORMAT_FRACTAL_NZ_C0_16:
+    case ACL_FORMAT_FRACTAL_NZ_C0_32:
+    case ACL_FORMAT_FRACTAL_NZ_C0_2:
+    case ACL_FORMAT_FRACTAL_NZ_C0_4:
+    case ACL_FORMAT_FRACTAL_NZ_C0_8:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 std::string DtypeSet::Names() const {
@@ -135,14 +155,26 @@ aclnnStatus ArgumentChecker::SameShape(const char* name, const aclTensor* tensor
 
 aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* tensor,
                                             const aclTensor* self) const {
-  if (tensor == nullptr || openaclnn::BroadcastsInto(tensor->view_shape, self->view_shape)) {
-    return ACLNN_SUCCESS;
-  }
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  return BroadcastsInto(name, tensor, self->view_shape, "self shape");
+}
+
+aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* tensor,
+                                            const std::vector<int64_t>& shape,
+                                            const char* what) const {
+  if (openaclnn::BroadcastsInto(tensor->view_shape, shape)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID,
-              "%s: %s shape %s cannot broadcast into self shape %s (right-aligned, each "
-              "dimension must be 1 or equal, rank not above self's).",
-              api, name, ShapeString(tensor->view_shape).c_str(),
-              ShapeString(self->view_shape).c_str());
+              "%s: %s shape %s cannot broadcast into %s %s (right-aligned, each dimension must "
+              "be 1 or equal, rank not above that shape's).",
+              api, name, ShapeString(tensor->view_shape).c_str(), what, ShapeString(shape).c_str());
+}
+
+aclnnStatus ArgumentChecker::PublicFormat(const char* name, const aclTensor* tensor) const {
+  if (!IsPrivateFormat(tensor->format)) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: %s has the private format %d; Format only support ND, NCHW, NHWC, HWCN, NDHWC, "
+              "NCDHW, NCL.",
+              api, name, static_cast<int>(tensor->format));
 }
 
 }  // namespace openaclnn

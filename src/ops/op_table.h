@@ -91,5 +91,8 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
 extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
+extern const OpDescriptor kKlDivOp;
+extern const OpDescriptor kKlDivBackwardOp;
+extern const OpDescriptor kKlDivTargetBackwardOp;
 
 }  // namespace openaclnn

@@ -15,6 +15,7 @@
 namespace openaclnn {
 
 struct KlDivFamily {
+  static constexpr LossFamily kFamily = LossFamily::kKlDiv;
   // Every finite-input term's bound is at least this fraction of its magnitude (KlDivTerm).
   static constexpr double kTermError = math::kKlDivTermError;
   // One element of `kind` divided by p.divisor, correctly rounded once to `type` (KlDivElement).
@@ -39,5 +40,10 @@ struct KlDivFamily {
     return false;
   }
 };
+
+// Every op of the family: the loss and both gradients.
+inline constexpr uint64_t kKlDivKernelOps = KernelOpBit(LossFamily::kKlDiv, KernelOp::kLoss) |
+                                            KernelOpBit(LossFamily::kKlDiv, KernelOp::kGradSelf) |
+                                            KernelOpBit(LossFamily::kKlDiv, KernelOp::kGradTarget);
 
 }  // namespace openaclnn

@@ -48,6 +48,9 @@ namespace openaclnn {
 // ElementParameters::variant of log targets (aclnnKlDiv's logTarget); 0: probabilities.
 inline constexpr int kKlDivLogTarget = 1;
 
+// The variant of aclnnKlDiv's logTarget, as the op table holds the attribute (0 or 1).
+constexpr int KlDivVariant(double log_target) { return log_target != 0.0 ? kKlDivLogTarget : 0; }
+
 // Whether the inputs `kind` reads are finite.
 OPENACLNN_HOST_DEVICE inline bool KlDivInputsFinite(LossKind kind, const ElementInputs& in) {
   const bool finite = std::isfinite(in.t);
