@@ -1,5 +1,7 @@
 #include "ops/argument_checker.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "base/dtype.h"
@@ -17,24 +19,12 @@ std::string Describe(const aclTensor& tensor) {
 }
 
 // opbase's IsPrivateFormat: the formats that tile a tensor for the device's cube units.
-bool IsPrivateFormat(int64_t format) {
-  switch (format) {
-    case ACL_FORMAT_NC1HWC0:
-    case ACL_FORMAT_FRACTAL_Z:
-    case ACL_FORMAT_NDC1HWC0:
-    case ACL_FRACTAL_Z_3D:
-    case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NC1HWC0_C04:
-    case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32:
-    case ACL_FORMAT_FRACTAL_NZ_C0_2:
-    case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr int64_t kPrivateFormats[] = {ACL_FORMAT_NC1HWC0,          ACL_FORMAT_FRACTAL_Z,
+                                       ACL_FORMAT_NDC1HWC0,         ACL_FRACTAL_Z_3D,
+                                       ACL_FORMAT_FRACTAL_NZ,       ACL_FORMAT_NC1HWC0_C04,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_16, ACL_FORMAT_FRACTAL_NZ_C0_32,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_2,  ACL_FORMAT_FRACTAL_NZ_C0_4,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_8};
 
 }  // namespace
 
@@ -170,7 +160,10 @@ aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* t
 }
 
 aclnnStatus ArgumentChecker::PublicFormat(const char* name, const aclTensor* tensor) const {
-  if (!IsPrivateFormat(tensor->format)) return ACLNN_SUCCESS;
+  if (std::find(std::begin(kPrivateFormats), std::end(kPrivateFormats), tensor->format) ==
+      std::end(kPrivateFormats)) {
+    return ACLNN_SUCCESS;
+  }
   return Fail(ACLNN_ERR_PARAM_INVALID,
               "%s: %s has the private format %d; Format only support ND, NCHW, NHWC, HWCN, NDHWC, "
               "NCDHW, NCL.",

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_kl_div_backward.h"
@@ -166,5 +167,47 @@ struct KlFormattedCase {
   }
   FormattedTensor grad, self, target, out;
 };
+
+// CANN's UT cases of both gradients that must pass: every reduction and both target kinds, fp32,
+// fp16 and bf16, in the public formats ND, NCHW, NCDHW, HWCN, NHWC, NDHWC, NCL and UNDEFINED
+// (case_fp_reduction_none/mean/sum/batchmean, case_logtarget_true, case_NHWC, case_NDHWC).
+inline void ExpectEveryReductionAndFormatAccepted(const KlGradientApi& api) {
+  EXPECT_EQ(KlCaseTensors({3, 1}, {3, 5}, ACL_FLOAT).Plan(api, 0, false), ACLNN_SUCCESS);
+  const struct {
+    Shape shape;
+    aclDataType dtype;
+    aclFormat format;
+    int64_t reduction;
+    bool log_target;
+  } cases[] = {{{3, 5, 2, 4}, ACL_FLOAT, ACL_FORMAT_NCHW, 1, false},
+               {{1, 2, 3, 4, 5}, ACL_FLOAT16, ACL_FORMAT_NCDHW, 2, false},
+               {{3, 5, 4, 6}, ACL_FLOAT, ACL_FORMAT_HWCN, 3, false},
+               {{3, 5, 4, 6}, ACL_BF16, ACL_FORMAT_HWCN, 0, true},
+               {{3, 1, 2, 5}, ACL_FLOAT, ACL_FORMAT_NHWC, 0, true},
+               {{3, 1, 2, 5, 4}, ACL_FLOAT, ACL_FORMAT_NDHWC, 0, true},
+               {{3, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCL, 2, true},
+               {{3, 2}, ACL_FLOAT, ACL_FORMAT_UNDEFINED, 1, true}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "format " << c.format << " reduction " << c.reduction);
+    const KlCaseTensors tensors(c.shape, c.shape, c.dtype);
+    EXPECT_EQ(KlFormattedCase(tensors, c.shape, c.shape, c.dtype, c.format)
+                  .Plan(api, c.reduction, c.log_target),
+              ACLNN_SUCCESS);
+  }
+}
+
+// case_checknull: each of the four tensors null in turn (the output named `output`).
+inline void ExpectNullTensorsRefusedInOrder(const KlGradientApi& api, const char* output) {
+  DeviceTensor tensor({10, 3, 5, 24}, ACL_FLOAT, {});
+  const char* names[] = {"gradOutput", "self", "target", output};
+  for (int which = 0; which < 4; ++which) {
+    const auto pick = [&](int k) { return k == which ? nullptr : tensor.get(); };
+    EXPECT_EQ(PlanGradient(api, pick(0), pick(1), pick(2), 0, true, pick(3)),
+              ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_TRUE(ErrorMentions(std::string(api.name) +
+                              ": Expected a proper Tensor but got null for argument " +
+                              names[which] + "."));
+  }
+}
 
 }  // namespace openaclnn::testing

@@ -6,8 +6,6 @@
 #include <iterator>
 
 #include "losses/kl_div/kl_div_checks.h"
-#include "losses/kl_div/kl_div_math.h"
-#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -20,16 +18,6 @@ constexpr openaclnnOperand kOperands[] = {
            {.reduced = OPENACLNN_REDUCED_TO_ONE}),
 };
 
-constexpr openaclnnAttribute kAttributes[] = {
-    Attribute("logTarget", OPENACLNN_ATTRIBUTE_BOOL, 0.0),
-};
-
-std::unique_ptr<Plan> PlanKlDiv(LossFamily family, const LossOperands& operands, int64_t reduction,
-                                uint64_t* workspace_size) {
-  return PlanLoss({.family = family, .variant = KlDivVariant(operands.attribute[0])}, operands,
-                  reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kKlDivOp = {.info = {.api = "aclnnKlDiv",
@@ -39,10 +27,10 @@ extern const OpDescriptor kKlDivOp = {.info = {.api = "aclnnKlDiv",
                                                .operands = kOperands,
                                                .getWorkspaceSize = TableGetWorkspaceSize<kKlDivOp>,
                                                .launch = aclnnKlDiv,
-                                               .attributeCount = std::size(kAttributes),
-                                               .attributes = kAttributes},
+                                               .attributeCount = std::size(kKlDivAttributes),
+                                               .attributes = kKlDivAttributes},
                                       .validate = ValidateKlDiv,
-                                      .plan = PlanKlDiv};
+                                      .plan = PlanKlDiv<LossKind::kLoss>};
 
 }  // namespace openaclnn
 

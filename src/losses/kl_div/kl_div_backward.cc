@@ -6,8 +6,6 @@
 #include <iterator>
 
 #include "losses/kl_div/kl_div_checks.h"
-#include "losses/kl_div/kl_div_math.h"
-#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -20,18 +18,6 @@ constexpr openaclnnOperand kOperands[] = {
     Output("out", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_SELF),
 };
 
-constexpr openaclnnAttribute kAttributes[] = {
-    Attribute("logTarget", OPENACLNN_ATTRIBUTE_BOOL, 0.0),
-};
-
-std::unique_ptr<Plan> PlanKlDivBackward(LossFamily family, const LossOperands& operands,
-                                        int64_t reduction, uint64_t* workspace_size) {
-  return PlanGradient({.family = family,
-                       .kind = LossKind::kGradSelf,
-                       .variant = KlDivVariant(operands.attribute[0])},
-                      operands, reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kKlDivBackwardOp = {
@@ -42,10 +28,10 @@ extern const OpDescriptor kKlDivBackwardOp = {
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kKlDivBackwardOp>,
              .launch = aclnnKlDivBackward,
-             .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributeCount = std::size(kKlDivAttributes),
+             .attributes = kKlDivAttributes},
     .validate = ValidateKlDivBackward,
-    .plan = PlanKlDivBackward};
+    .plan = PlanKlDiv<LossKind::kGradSelf>};
 
 }  // namespace openaclnn
 

@@ -7,8 +7,6 @@
 #include <iterator>
 
 #include "losses/kl_div/kl_div_checks.h"
-#include "losses/kl_div/kl_div_math.h"
-#include "ops/loss_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
@@ -21,18 +19,6 @@ constexpr openaclnnOperand kOperands[] = {
     Output("gradTarget", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_TARGET),
 };
 
-constexpr openaclnnAttribute kAttributes[] = {
-    Attribute("logTarget", OPENACLNN_ATTRIBUTE_BOOL, 0.0),
-};
-
-std::unique_ptr<Plan> PlanKlDivTargetBackward(LossFamily family, const LossOperands& operands,
-                                              int64_t reduction, uint64_t* workspace_size) {
-  return PlanGradient({.family = family,
-                       .kind = LossKind::kGradTarget,
-                       .variant = KlDivVariant(operands.attribute[0])},
-                      operands, reduction, workspace_size);
-}
-
 }  // namespace
 
 extern const OpDescriptor kKlDivTargetBackwardOp = {
@@ -43,10 +29,10 @@ extern const OpDescriptor kKlDivTargetBackwardOp = {
              .operands = kOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kKlDivTargetBackwardOp>,
              .launch = aclnnKlDivTargetBackward,
-             .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributeCount = std::size(kKlDivAttributes),
+             .attributes = kKlDivAttributes},
     .validate = ValidateKlDivTargetBackward,
-    .plan = PlanKlDivTargetBackward};
+    .plan = PlanKlDiv<LossKind::kGradTarget>};
 
 }  // namespace openaclnn
 
