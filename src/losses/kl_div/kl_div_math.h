@@ -34,6 +34,7 @@
 #include "kernels/loss_problem.h"
 #include "kernels/math.h"
 #include "kernels/rounded_element.h"
+#include "kernels/triple_double.h"
 #include "losses/kl_div/kl_div_error_budget.h"
 
 namespace openaclnn::math {
@@ -96,6 +97,17 @@ OPENACLNN_HOST_DEVICE inline ElementEstimate KlDivEstimate(LossKind kind, int va
   }
 }
 
+// Adds f ln t - f x (+ g) to `sum`, f = t (the loss) or g (the target gradient) of probability
+// targets, with ln t as the sum of the `count` doubles of `log`: each product exactly.
+OPENACLNN_HOST_DEVICE inline void AddKlDivLogNumerator(LossKind kind, const ElementInputs& in,
+                                                       const double* log, int count,
+                                                       math::exact::ExactSum& sum) {
+  const double f = kind == LossKind::kLoss ? in.t : in.g;
+  for (int k = 0; k < count; ++k) sum.AddProduct(f, log[k]);
+  sum.AddProduct(-f, in.x);
+  if (kind == LossKind::kGradTarget) sum.Add(in.g);
+}
+
 // Adds the numerator of `kind` (its value times D) to `sum`: exactly, but for ln t and e^t, each in
 // double-double within kKlDivLogDoubleDoubleError, kKlDivExpDoubleDoubleError of itself, for an
 // element in the domain (for log targets where g e^t is below 2^1024). Every part
@@ -132,13 +144,37 @@ OPENACLNN_HOST_DEVICE inline void AddKlDivNumerator(LossKind kind, int variant,
     return;
   }
   if (t == 0.0) return;  // the loss's t (0 - x) = 0
-  // f ln t - f x (+ g), f = t (loss) or g (target gradient).
   const math::exact::DD log = math::exact::Log(t);
-  const double f = kind == LossKind::kLoss ? t : g;
-  sum.AddProduct(f, log.hi);
-  sum.AddProduct(f, log.lo);
-  sum.AddProduct(-f, x);
-  if (kind == LossKind::kGradTarget) sum.Add(g);
+  const double parts[2] = {log.hi, log.lo};
+  AddKlDivLogNumerator(kind, in, parts, 2, sum);
+}
+
+// Whether a numerator known as `sum` within `error` (>= 0), divided by `divisor`, rounds to one
+// value of `type` (sign included) over the whole interval sum -+ error: then *rounded is a double
+// whose one rounding to `type` is that value.
+OPENACLNN_HOST_DEVICE inline bool KlDivRoundedWithin(const math::exact::ExactSum& sum, double error,
+                                                     const math::exact::ExactDivisor& divisor,
+                                                     FloatType type, double* rounded) {
+  math::exact::ExactSum low = sum, high = sum;
+  low.Add(-error);
+  high.Add(error);
+  *rounded = math::exact::RoundedQuotient(low, divisor, type);
+  if (error == 0.0) return true;
+  const float a = RoundedTo(*rounded, type);
+  const float b = RoundedTo(math::exact::RoundedQuotient(high, divisor, type), type);
+  return BitCast<uint32_t>(a) == BitCast<uint32_t>(b);
+}
+
+// The exact path of probability targets' loss or target gradient with ln t in triple double
+// (math::exact::LogTriple, within kKlDivLogTripleError of itself): a double whose one rounding to
+// `type` is the result.
+OPENACLNN_HOST_DEVICE inline double KlDivTripleExact(LossKind kind, const ElementInputs& in,
+                                                     const math::exact::ExactDivisor& divisor,
+                                                     FloatType type) {
+  const math::exact::TD log = math::exact::LogTriple(in.t);
+  math::exact::ExactSum sum;
+  AddKlDivLogNumerator(kind, in, log.part, 3, sum);
+  return math::exact::RoundedQuotient(sum, divisor, type);
 }
 
 // Where an input is not finite: the class IEEE arithmetic gives the formula whose finite factors
@@ -223,7 +259,20 @@ OPENACLNN_HOST_DEVICE inline double KlDivExact(LossKind kind, const ElementParam
   math::exact::ExactSum sum;
   AddKlDivNumerator(kind, p.variant, in, sum);
   if (sum.Sign() == 0) return estimate;
-  return math::exact::RoundedQuotient(sum, math::exact::DivisorOf(1.0, p.divisor), type);
+  const math::exact::ExactDivisor divisor = math::exact::DivisorOf(1.0, p.divisor);
+  if (p.variant == kKlDivLogTarget || kind == LossKind::kGradSelf) {
+    return math::exact::RoundedQuotient(sum, divisor, type);
+  }
+  // f ln t - f x (+ g) with the double-double ln t errs by at most kKlDivLogDoubleDoubleError
+  // |f ln t|, here twice that (std::log's own rounding inside the margin), which may be far more
+  // than the value where ln t - x cancels: where the interval leaves the rounding open, ln t in
+  // triple double decides it (kl_div_error_budget.h: kKlDivLogTripleError).
+  const double f = kind == LossKind::kLoss ? in.t : in.g;
+  const double error = std::fabs(f) * std::fabs(std::log(static_cast<double>(in.t))) *
+                       (2 * math::kKlDivLogDoubleDoubleError);
+  double rounded = 0.0;
+  if (KlDivRoundedWithin(sum, error, divisor, type, &rounded)) return rounded;
+  return KlDivTripleExact(kind, in, divisor, type);
 }
 
 // One element of `kind`, correctly rounded once to `type` (returned as the fp32 that holds that
