@@ -11,6 +11,7 @@ if [[ "${1:-test}" == "test" ]]; then
              python3-pytest python3-mpmath python3-hypothesis python3-venv python3-pip
              python3-setuptools python3-wheel
              libgmp-dev  # the kernels' exact rational oracle (tests/unit/kernels/rational_oracle.h)
+             libmpfr-dev  # the oracle beyond binary128 (tests/unit/kernels/triple_double_test.cc)
              clang libclang-rt-14-dev)  # clang + its runtime: the libFuzzer stage
 fi
 # arm64: the aarch64 cross compiler, qemu-user, and the arm64 libraries the cross-built tests
@@ -19,7 +20,7 @@ fi
 if [[ "${1:-test}" == "arm64" ]]; then
   dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
   packages+=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64 libgtest-dev:arm64
-             libgmock-dev:arm64 libgmp-dev:arm64)
+             libgmock-dev:arm64 libgmp-dev:arm64 libmpfr-dev:arm64)
 fi
 
 missing=()

@@ -21,6 +21,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/binary_cross_entropy_family.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/kl_div/kl_div_family.h"
 #include "losses/l1_loss/l1_loss_family.h"
 
 namespace openaclnn {
@@ -36,6 +37,8 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(BinaryCrossEntropyFamily{});
     case LossFamily::kL1Loss:
       return visit(L1LossFamily{});
+    case LossFamily::kKlDiv:
+      return visit(KlDivFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
@@ -44,7 +47,7 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
 // The ops of every family (KernelOpBit), which a backend that runs every family through
 // WithFamily implements.
 inline constexpr uint64_t kEveryFamilyKernelOps =
-    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps | kL1LossKernelOps;
+    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps | kL1LossKernelOps | kKlDivKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

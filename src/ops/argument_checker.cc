@@ -1,5 +1,7 @@
 #include "ops/argument_checker.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "base/dtype.h"
@@ -15,6 +17,14 @@ namespace {
 std::string Describe(const aclTensor& tensor) {
   return std::string(DataTypeName(tensor.dtype)) + " " + ShapeString(tensor.view_shape);
 }
+
+// opbase's IsPrivateFormat: the formats that tile a tensor for the device's cube units.
+constexpr int64_t kPrivateFormats[] = {ACL_FORMAT_NC1HWC0,          ACL_FORMAT_FRACTAL_Z,
+                                       ACL_FORMAT_NDC1HWC0,         ACL_FRACTAL_Z_3D,
+                                       ACL_FORMAT_FRACTAL_NZ,       ACL_FORMAT_NC1HWC0_C04,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_16, ACL_FORMAT_FRACTAL_NZ_C0_32,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_2,  ACL_FORMAT_FRACTAL_NZ_C0_4,
+                                       ACL_FORMAT_FRACTAL_NZ_C0_8};
 
 }  // namespace
 
@@ -135,14 +145,29 @@ aclnnStatus ArgumentChecker::SameShape(const char* name, const aclTensor* tensor
 
 aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* tensor,
                                             const aclTensor* self) const {
-  if (tensor == nullptr || openaclnn::BroadcastsInto(tensor->view_shape, self->view_shape)) {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  return BroadcastsInto(name, tensor, self->view_shape, "self shape");
+}
+
+aclnnStatus ArgumentChecker::BroadcastsInto(const char* name, const aclTensor* tensor,
+                                            const std::vector<int64_t>& shape,
+                                            const char* what) const {
+  if (openaclnn::BroadcastsInto(tensor->view_shape, shape)) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              "%s: %s shape %s cannot broadcast into %s %s (right-aligned, each dimension must "
+              "be 1 or equal, rank not above that shape's).",
+              api, name, ShapeString(tensor->view_shape).c_str(), what, ShapeString(shape).c_str());
+}
+
+aclnnStatus ArgumentChecker::PublicFormat(const char* name, const aclTensor* tensor) const {
+  if (std::find(std::begin(kPrivateFormats), std::end(kPrivateFormats), tensor->format) ==
+      std::end(kPrivateFormats)) {
     return ACLNN_SUCCESS;
   }
   return Fail(ACLNN_ERR_PARAM_INVALID,
-              "%s: %s shape %s cannot broadcast into self shape %s (right-aligned, each "
-              "dimension must be 1 or equal, rank not above self's).",
-              api, name, ShapeString(tensor->view_shape).c_str(),
-              ShapeString(self->view_shape).c_str());
+              "%s: %s has the private format %d; Format only support ND, NCHW, NHWC, HWCN, NDHWC, "
+              "NCDHW, NCL.",
+              api, name, static_cast<int>(tensor->format));
 }
 
 }  // namespace openaclnn

@@ -55,8 +55,13 @@ struct ArgumentChecker {
   aclnnStatus Layout(const char* name, const aclTensor* tensor) const;
   aclnnStatus SameShape(const char* name, const aclTensor* tensor, const char* other_name,
                         const aclTensor* other) const;
+  // The tensor broadcasts into self's shape (an absent optional one passes).
   aclnnStatus BroadcastsInto(const char* name, const aclTensor* tensor,
                              const aclTensor* self) const;
+  // The same into `shape`, which `what` names ("self shape"): broadcasting the tensor's shape
+  // with it gives `shape` itself.
+  aclnnStatus BroadcastsInto(const char* name, const aclTensor* tensor,
+                             const std::vector<int64_t>& shape, const char* what) const;
   // The symmetric NumPy broadcast of `shape` (named `what`) and the tensor's shape, into *result.
   aclnnStatus Broadcast(const char* what, const std::vector<int64_t>& shape, const char* name,
                         const aclTensor* tensor, std::vector<int64_t>* result) const;
@@ -69,6 +74,10 @@ struct ArgumentChecker {
   aclnnStatus SingleElement(const char* name, const aclTensor* tensor) const;
   aclnnStatus SameFormat(const char* name, const aclTensor* tensor, const char* other_name,
                          const aclTensor* other) const;
+  // The storage format is not one of CANN's private (device-tiled) formats: NC1HWC0, FRACTAL_Z,
+  // NDC1HWC0, FRACTAL_Z_3D, FRACTAL_NZ and its C0 variants, NC1HWC0_C04 (opbase's
+  // IsPrivateFormat), for ops that refuse them.
+  aclnnStatus PublicFormat(const char* name, const aclTensor* tensor) const;
 };
 
 inline aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* tensor) const {

@@ -33,6 +33,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_BCE_WITH_LOGITS, LossFamily::kBceWithLog
                   FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
                            LossFamily::kBinaryCrossEntropy) &&
                   FamilyIs(OPENACLNN_FAMILY_L1_LOSS, LossFamily::kL1Loss),
+              FamilyIs(OPENACLNN_FAMILY_KL_DIV, LossFamily::kKlDiv),
               "an op family is its LossFamily");
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
@@ -70,7 +71,10 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kBinaryCrossEntropyOp,
                                         &kBinaryCrossEntropyBackwardOp,
                                         &kL1LossOp,
-                                        &kL1LossBackwardOp};
+                                        &kL1LossBackwardOp,
+                                        &kKlDivOp,
+                                        &kKlDivBackwardOp,
+                                        &kKlDivTargetBackwardOp};
 
 }  // namespace
 

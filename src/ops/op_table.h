@@ -93,5 +93,8 @@ extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
 extern const OpDescriptor kL1LossOp;
 extern const OpDescriptor kL1LossBackwardOp;
+extern const OpDescriptor kKlDivOp;
+extern const OpDescriptor kKlDivBackwardOp;
+extern const OpDescriptor kKlDivTargetBackwardOp;
 
 }  // namespace openaclnn

@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_kl_div.h"
 #include "op_tester.h"
 
 extern "C" int OutputsSeenFromC(const char* api);
 
 namespace openaclnn::testing {
 namespace {
+
+constexpr double kOne = 1.0;
 
 std::vector<const openaclnnOpDescriptor*> AllOps() {
   std::vector<const openaclnnOpDescriptor*> ops;
@@ -28,7 +31,10 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnBinaryCrossEntropy",
                                           "aclnnBinaryCrossEntropyBackward",
                                           "aclnnL1Loss",
-                                          "aclnnL1LossBackward"};
+                                          "aclnnL1LossBackward",
+                                          "aclnnKlDiv",
+                                          "aclnnKlDivBackward",
+                                          "aclnnKlDivTargetBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -80,7 +86,10 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnBinaryCrossEntropyBackward", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
        OPENACLNN_OP_GRAD_SELF},
       {"aclnnL1Loss", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_LOSS},
-      {"aclnnL1LossBackward", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_GRAD_SELF}};
+      {"aclnnL1LossBackward", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnKlDiv", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_LOSS},
+      {"aclnnKlDivBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnKlDivTargetBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_TARGET}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -97,6 +106,57 @@ TEST(OpTable, NamesEachOpsFamily) {
   ASSERT_EQ(backward->operandCount, 5u);
   EXPECT_STREQ(backward->operands[3].name, "weightOptional");
   EXPECT_FALSE(backward->operands[4].reduced);
+}
+
+// The KL divergence ops: logTarget, a bool attribute defaulting to false (torch's log_target);
+// the forward's out has the inputs' broadcast shape, one element when reduced; each gradient's
+// output the shape of its input.
+TEST(OpTable, ListsTheKlDivergenceOpsAttributeAndShapes) {
+  for (const char* api : {"aclnnKlDiv", "aclnnKlDivBackward", "aclnnKlDivTargetBackward"}) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+    ASSERT_NE(op, nullptr) << api;
+    ASSERT_EQ(op->attributeCount, 1u) << api;
+    EXPECT_STREQ(op->attributes[0].name, "logTarget");
+    EXPECT_EQ(op->attributes[0].type, OPENACLNN_ATTRIBUTE_BOOL);
+    EXPECT_EQ(op->attributes[0].defaultValue, 0.0);
+  }
+  const openaclnnOpDescriptor* forward = openaclnnFindOp("aclnnKlDiv");
+  ASSERT_EQ(forward->operandCount, 3u);
+  EXPECT_EQ(forward->operands[2].shapeOf, OPENACLNN_SHAPE_OF_INPUTS);
+  EXPECT_EQ(forward->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
+  const openaclnnOpDescriptor* target = openaclnnFindOp("aclnnKlDivTargetBackward");
+  ASSERT_EQ(target->operandCount, 4u);
+  EXPECT_STREQ(target->operands[3].name, "gradTarget");
+  EXPECT_EQ(target->operands[3].shapeOf, OPENACLNN_ROLE_TARGET);
+  EXPECT_EQ(openaclnnFindOp("aclnnKlDivBackward")->operands[3].shapeOf, OPENACLNN_ROLE_SELF);
+}
+
+// The attribute through the listing is the named API's bool: logTarget 1 and true give the same
+// bits, the default (a null attribute array) false's.
+TEST(OpTable, AttributesReachTheOpAsItsNamedApiTakesThem) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp("aclnnKlDiv");
+  ASSERT_NE(op, nullptr);
+  DeviceTensor self({2, 3}, ACL_FLOAT, {-1, -2, 0.5f, 0, -3, 1}),
+      target({2, 3}, ACL_FLOAT, {0.25f, 0.5f, -1, 0, 1, 0.75f}), by_table({2, 3}, ACL_FLOAT, {}),
+      by_name({2, 3}, ACL_FLOAT, {});
+  const aclTensor* operands[] = {self.get(), target.get(), by_table.get()};
+  for (const double* attributes : {static_cast<const double*>(nullptr), &kOne}) {
+    const bool log_target = attributes != nullptr;
+    ASSERT_EQ(RunPhases(
+                  [&](uint64_t* size, aclOpExecutor** executor) {
+                    return op->getWorkspaceSize(operands, 0, attributes, size, executor);
+                  },
+                  op->launch),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhases(
+                  [&](uint64_t* size, aclOpExecutor** executor) {
+                    return aclnnKlDivGetWorkspaceSize(self.get(), target.get(), 0, log_target,
+                                                      by_name.get(), size, executor);
+                  },
+                  aclnnKlDiv),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(by_table.Bytes(), by_name.Bytes()) << log_target;
+  }
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {

@@ -52,8 +52,8 @@ inline float FromBFloat16(uint16_t bits) {
 // Owns a device buffer and the aclTensor viewing it.
 class DeviceTensor {
  public:
-  // A contiguous tensor holding `values` (converted to `dtype`: fp32/fp16/bf16/double, or an
-  // integer type or bool, truncated).
+  // A contiguous tensor holding `values` (converted to `dtype`: a floating type, an integer type
+  // or bool (truncated), or complex64 (the real part)).
   DeviceTensor(std::vector<int64_t> shape, aclDataType dtype, const std::vector<float>& values)
       : DeviceTensor(shape, dtype, values, {}, 0, shape) {}
 
@@ -130,18 +130,16 @@ class DeviceTensor {
         std::memcpy(host + 8 * i, &wide, 8);
         break;
       }
-      case ACL_INT64:
-      case ACL_INT32:
-      case ACL_INT16:
-      case ACL_INT8:
-      case ACL_UINT8:
-      case ACL_BOOL: {
-        const int64_t whole = static_cast<int64_t>(value);  // little-endian: its low bytes
-        std::memcpy(host + aclDataTypeSize(dtype_) * i, &whole, aclDataTypeSize(dtype_));
+      case ACL_FLOAT:
+      case ACL_COMPLEX64: {  // a complex number's real part; its imaginary part stays 0
+        std::memcpy(host + aclDataTypeSize(dtype_) * i, &value, 4);
         break;
       }
-      default:
-        std::memcpy(host + 4 * i, &value, 4);
+      default: {  // an integer type: the value's low bytes (little-endian), as a cast keeps them
+        const int64_t whole = static_cast<int64_t>(value);
+        const size_t size = aclDataTypeSize(dtype_);
+        std::memcpy(host + size * i, &whole, std::min<size_t>(size, sizeof whole));
+      }
     }
   }
   float Load(const unsigned char* host, size_t i) const {
@@ -215,6 +213,23 @@ class ScopedSocVersion {
   std::string previous_;
 };
 
+// An aclTensor of `format` over another tensor's device memory, contiguous (the formats are tags:
+// an ND layout is read whatever they say).
+class FormattedTensor {
+ public:
+  FormattedTensor(const std::vector<int64_t>& shape, aclDataType dtype, aclFormat format,
+                  void* data)
+      : tensor_(aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(),
+                                shape.size(), data)) {}
+  ~FormattedTensor() { aclDestroyTensor(tensor_); }
+  FormattedTensor(const FormattedTensor&) = delete;
+  FormattedTensor& operator=(const FormattedTensor&) = delete;
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  aclTensor* tensor_;
+};
+
 // A device and stream for the whole test program.
 class AclEnvironment : public ::testing::Environment {
  public:
@@ -230,6 +245,84 @@ class AclEnvironment : public ::testing::Environment {
   }
   static inline aclrtStream stream = nullptr;
 };
+
+// Both phases of an op and a sync: `plan(&workspace_size, &executor)` is its GetWorkspaceSize,
+// `launch` its phase 2 (the workspace is allocated between them). Returns the first failing
+// status.
+template <class PlanFn, class LaunchFn>
+aclnnStatus RunPhases(PlanFn&& plan, LaunchFn&& launch) {
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  if (aclnnStatus status = plan(&workspace_size, &executor)) return status;
+  void* workspace = nullptr;
+  if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+  const aclnnStatus status = launch(workspace, workspace_size, executor, AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
+// The SoC profile (OPENACLNN_SOC_VERSION) for the scope of one test, restored when it ends.
+class ScopedSoc {
+ public:
+  explicit ScopedSoc(const char* soc) {
+    const char* previous = std::getenv("OPENACLNN_SOC_VERSION");
+    had_previous_ = previous != nullptr;
+    if (had_previous_) previous_ = previous;
+    setenv("OPENACLNN_SOC_VERSION", soc, 1);
+  }
+  ScopedSoc(const ScopedSoc&) = delete;
+  ScopedSoc& operator=(const ScopedSoc&) = delete;
+  ~ScopedSoc() {
+    if (had_previous_) {
+      setenv("OPENACLNN_SOC_VERSION", previous_.c_str(), 1);
+    } else {
+      unsetenv("OPENACLNN_SOC_VERSION");
+    }
+  }
+
+ private:
+  bool had_previous_ = false;
+  std::string previous_;
+};
+
+inline int64_t ElementCount(const std::vector<int64_t>& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
+}
+
+// NumPy's broadcast of two shapes (which must broadcast).
+inline std::vector<int64_t> BroadcastShapeOf(const std::vector<int64_t>& a,
+                                             const std::vector<int64_t>& b) {
+  const std::vector<int64_t>& longer = a.size() >= b.size() ? a : b;
+  const std::vector<int64_t>& shorter = a.size() >= b.size() ? b : a;
+  std::vector<int64_t> shape = longer;
+  const size_t offset = longer.size() - shorter.size();
+  for (size_t d = 0; d < shorter.size(); ++d) {
+    if (shape[offset + d] == 1) shape[offset + d] = shorter[d];
+  }
+  return shape;
+}
+
+// The flat index, in a contiguous tensor of `shape`, of element `flat` of the broadcast shape
+// `into` (NumPy's rules: right-aligned, a dimension of 1 repeats); `shape` broadcasts into `into`.
+// With `into` an op's iteration shape and `shape` an operand's, the element the op reads; with
+// `shape` a reduced output's, the element a term is summed into.
+inline int64_t BroadcastIndex(const std::vector<int64_t>& into, const std::vector<int64_t>& shape,
+                              int64_t flat) {
+  int64_t index = 0, stride = 1;
+  const size_t offset = into.size() - shape.size();
+  for (size_t d = into.size(); d-- > 0;) {
+    const int64_t coordinate = flat % into[d];
+    flat /= into[d];
+    if (d < offset) continue;
+    const int64_t dim = shape[d - offset];
+    if (dim != 1) index += coordinate * stride;
+    stride *= dim;
+  }
+  return index;
+}
 
 // The recent error text, which must exist after a failure and name `word`.
 // `values` written into `tensor`'s storage as its dtype, infinities and NaN (with their sign)

@@ -35,6 +35,10 @@ def probability_gradient(g, x, t, w=1.0):
     return g * w * (x - t) / max(x * (1 - x), float(np.float32(1e-12)))
 
 
+def kl_div(x, t):
+    return 0.0 if t == 0 else t * (math.log(t) - x)
+
+
 def printed(directory, name):
     out = subprocess.run([directory + "/" + name], check=True, capture_output=True,
                          text=True).stdout
@@ -95,6 +99,12 @@ def main():
     check("l1_loss_backward", got, [g * math.copysign(a != t, a - t) / 4 for g, a in zip(x, x)])
     assert out.splitlines() == ["result[%d] is: %s" % (i, d) for i, d in
                                 enumerate(("-0.000000", "0.000000", "0.500000", "0.750000"))], out
+    # CANN's sample of aclnnKlDiv: [4,2], self 0..7, target {1,1,1,2,2,2,3,3}, mean, logTarget
+    # false: (6 ln 6 - 66) / 8.
+    x, t = range(8), [1, 1, 1, 2, 2, 2, 3, 3]
+    out, got = printed(directory, "kl_div")
+    check("kl_div", got, [sum(kl_div(a, b) for a, b in zip(x, t)) / 8])
+    assert out == "result[0] is: -6.906180\n", out
 
 
 if __name__ == "__main__":

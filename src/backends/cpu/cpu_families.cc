@@ -6,6 +6,7 @@
 #include "kernels/loss_families.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 
 namespace openaclnn::cpu {
@@ -21,6 +22,7 @@ template <>
 constexpr auto kTileOf<BinaryCrossEntropyFamily> = EvaluateBinaryCrossEntropyTile;
 template <>
 constexpr auto kTileOf<L1LossFamily> = EvaluateL1LossTile;
+constexpr auto kTileOf<KlDivFamily> = EvaluateKlDivTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {

@@ -216,6 +216,10 @@ inline WideMask64<kParts> operator<(Wide64<kParts> a, Wide64<kParts> b) {
   return CompareParts(a, b, [](auto u, auto v) { return hn::Lt(u, v); });
 }
 template <size_t kParts>
+inline WideMask64<kParts> operator<=(Wide64<kParts> a, Wide64<kParts> b) {
+  return CompareParts(a, b, [](auto u, auto v) { return hn::Le(u, v); });
+}
+template <size_t kParts>
 inline WideMask64<kParts> operator==(Wide64<kParts> a, Wide64<kParts> b) {
   return CompareParts(a, b, [](auto u, auto v) { return hn::Eq(u, v); });
 }

@@ -20,6 +20,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 
 namespace openaclnn {
@@ -73,7 +74,9 @@ struct TileData {
 
 // The inputs of a family's tiles: logits, or probabilities (in [0, 1] but for a few outside it)
 // with the binary cross entropy's boundaries among them: 0, 1 and the values beside them, and x
-// on both sides of e^-100 (the clamp of ln x: x <= 26 * 2^-149).
+// on both sides of e^-100 (the clamp of ln x: x <= 26 * 2^-149). The KL divergence's self is
+// spread as logits are, its targets (probabilities, or log targets) over [0, 1.5] with the edges
+// of both kinds: 0 and negatives, and e^t's clamps and fp32 overflow (-600, 95, 800).
 TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLogits) {
   std::mt19937 rng(1234);
   const std::vector<float> extreme = {0.0f,    -0.0f,    1e-45f, -1e-45f, 1e-38f, -1.2e-38f,
@@ -84,11 +87,16 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
       26 * 0x1p-149f, 27 * 0x1p-149f, 1e-8f,   0.5f,           0.25f,
       1.5f,           -0.5f,          -1e-45f, kInf,           kNaN};
   TileData data;
-  data.x = family == LossFamily::kBceWithLogits ? Values(rng, count, -40.0f, 40.0f, extreme)
-                                                : Values(rng, count, 0.0f, 1.0f, probabilities);
+  data.x = family != LossFamily::kBinaryCrossEntropy
+               ? Values(rng, count, -40.0f, 40.0f, extreme)
+               : Values(rng, count, 0.0f, 1.0f, probabilities);
   data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f, 0.5f, kInf, kNaN, -kInf});
   if (family != LossFamily::kBceWithLogits) {  // targets outside [0, 1] too: terms of both signs
     data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, -0.0f, 1.0f, 0.5f, 1.5f, -0.25f, kInf, kNaN});
+  }
+  if (family == LossFamily::kKlDiv) {
+    data.t = Values(rng, count, 0.0f, 1.5f,
+                    {0.0f, -0.0f, 1.0f, -0.25f, -600.0f, 95.0f, 800.0f, 1e-30f, kInf, -kInf, kNaN});
   }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
@@ -106,6 +114,7 @@ std::vector<int64_t> SupportedTargets() {
 }
 
 // A family's tile on the best target (EvaluateTile's contract), and its scalar definition.
+if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
 using TileFunction = Partial (*)(LossKind kind, const ElementParameters& parameters,
                                  const TileInputs& inputs, int64_t count, const TileOutput& output,
                                  bool sum, const TileOutput& gradient);
@@ -114,20 +123,24 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
-  if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
+  if (family == LossFamily::kKlDiv) return {EvaluateKlDivTile, EvaluateKlDivTileScalar};
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
-class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, LossKind>> {
+// (family, kind, variant: the KL divergence's log targets).
+class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, LossKind, int>> {
  protected:
   LossFamily family() const { return std::get<0>(GetParam()); }
   // Compares the family's tile on the current target with its scalar definition for one setup.
   void Compare(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
                const std::string& what, int64_t divisor = 3) {
     const LossKind kind = std::get<1>(GetParam());
-    sum = sum && kind == LossKind::kLoss;  // these families sum nothing but their loss
+    // The KL divergence sums its gradients too (summed back into a broadcast operand's shape);
+    // the other families nothing but their loss.
+    sum = sum && (kind == LossKind::kLoss || family() == LossFamily::kKlDiv);
     const FamilyTiles tiles = TilesOf(family());
-    const ElementParameters scale = DividedBy(kind == LossKind::kLoss ? 1 : divisor);
+    const ElementParameters scale =
+        DividedBy(kind == LossKind::kLoss ? 1 : divisor, 0.0, std::get<2>(GetParam()));
     std::vector<uint32_t> simd(count), scalar(count);
     const Partial simd_sum =
         tiles.simd(kind, scale, inputs, count, {simd.data(), out_type}, sum, {});
@@ -135,7 +148,7 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
         tiles.scalar(kind, scale, inputs, count, {scalar.data(), out_type}, sum, {});
     EXPECT_TRUE(SamePartial(simd_sum, scalar_sum))
         << what << ": " << simd_sum.sum << " vs " << scalar_sum.sum;
-    if (sum && kind == LossKind::kLoss) {  // as mean and sum run it: nothing stored
+    if (sum) {  // as mean and sum run it: nothing stored
       const Partial summed_only =
           tiles.simd(kind, scale, inputs, count, {nullptr, out_type}, sum, {});
       EXPECT_TRUE(SamePartial(summed_only, scalar_sum))
@@ -197,7 +210,7 @@ std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, floa
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count, family());
-  const bool logits = family() == LossFamily::kBceWithLogits;
+  const bool logits = family() != LossFamily::kBinaryCrossEntropy;
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
   const auto narrow_of = [&](FloatType type) {
@@ -270,13 +283,19 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, TileEquality,
-    ::testing::Values(std::tuple(LossFamily::kBceWithLogits, LossKind::kLoss),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf),
-                      std::tuple(LossFamily::kL1Loss, LossKind::kLoss),
-                      std::tuple(LossFamily::kL1Loss, LossKind::kGradSelf)));
+    ::testing::Values(std::tuple(LossFamily::kBceWithLogits, LossKind::kLoss, 0),
+                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf, 0),
+                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget, 0),
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss, 0),
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf, 0),
+                      std::tuple(LossFamily::kL1Loss, LossKind::kLoss, 0),
+                      std::tuple(LossFamily::kL1Loss, LossKind::kGradSelf, 0),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kLoss, 0),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kGradSelf, 0),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 0),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kLoss, 1),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kGradSelf, 1),
+                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 1)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
@@ -321,6 +340,62 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
           if (threads == 1 && repeat == 0) reference = bits;
           EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "
                                      << static_cast<int>(reduction) << " threads " << threads;
+        }
+      }
+    }
+  }
+  pool.SetThreads(original);
+}
+
+// The KL divergence's totals (mean, sum, batchmean) and its gradients summed back into [rows]
+// (segments, each on one worker): the same bits for any thread count, both target kinds.
+TEST(RunKlDivDeterminism, TotalsAndSummedBackGradientsAreBitwiseEqualForAnyThreadCount) {
+  const int64_t rows = 37, cols = 27'031;  // segments of several blocks and a short one
+  const int64_t count = rows * cols;
+  std::mt19937 rng(17);
+  const std::vector<float> x = Values(rng, count, -30.0f, 30.0f, {0.0f, 1.0f, -1e-30f});
+  const std::vector<float> probabilities = Values(rng, count, 0.0f, 1.0f, {0.0f, 1.0f, 1e-40f});
+  const std::vector<float> logs = Values(rng, count, -8.0f, 3.0f, {0.0f, -600.0f, 20.0f});
+  const std::vector<float> g = Values(rng, count, -1.0f, 1.0f, {0.0f, 1e-30f});
+  std::vector<float> out(rows);
+  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  for (int variant : {0, 1}) {
+    const std::vector<float>& t = variant == 0 ? probabilities : logs;
+    TensorAddresses addresses{const_cast<float*>(x.data()),
+                              const_cast<float*>(t.data()),
+                              nullptr,
+                              nullptr,
+                              const_cast<float*>(g.data()),
+                              out.data()};
+    for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+      for (int64_t divisor : {int64_t{1}, rows, count}) {  // sum, batchmean, mean
+        LossProblem problem;
+        problem.family = LossFamily::kKlDiv;
+        problem.kind = kind;
+        problem.rank = 2;
+        problem.shape[0] = rows;
+        problem.shape[1] = cols;
+        problem.count = count;
+        problem.segment = kind == LossKind::kLoss ? count : cols;
+        problem.parameters = DividedBy(divisor, 0.0, variant);
+        for (int which : {kSelf, kTarget, kGradOutput, kOut}) {
+          StridedOperand& operand = problem.operands[which];
+          operand.slot = which;
+          operand.strides[0] = which == kOut ? (kind == LossKind::kLoss ? 0 : 1) : cols;
+          operand.strides[1] = which == kOut ? 0 : 1;
+        }
+        ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
+        std::vector<uint32_t> reference;
+        for (int threads : {1, 2, 3, 8}) {
+          pool.SetThreads(threads);
+          kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
+          std::vector<uint32_t> bits(rows);
+          std::memcpy(bits.data(), out.data(), rows * sizeof(float));
+          if (threads == 1) reference = bits;
+          EXPECT_EQ(bits, reference) << "variant " << variant << " kind " << static_cast<int>(kind)
+                                     << " divisor " << divisor << " threads " << threads;
         }
       }
     }

@@ -121,6 +121,20 @@ std::vector<float> Values(std::mt19937& rng, int64_t count, float low, float hig
   return values;
 }
 
+// Log-probabilities for the KL divergence's log targets: e^t from tiny to large, with the
+// exponential's edges (below -500 the estimate's clamp; above 88.7 fp32's overflow) and, element-
+// wise only, infinities and NaN.
+std::vector<float> LogTargets(std::mt19937& rng, int64_t count, bool finite) {
+  std::uniform_real_distribution<float> uniform(-8.0f, 3.0f);
+  const float specials[] = {0.0f, -0.0f, 1.0f, -90.0f, -600.0f, 95.0f, INFINITY, -INFINITY, NAN};
+  std::vector<float> values(count);
+  for (float& value : values) {
+    const float special = specials[rng() % (finite ? 5 : 9)];
+    value = rng() % 16 == 0 ? special : uniform(rng);
+  }
+  return values;
+}
+
 enum class Layout { kContiguous, kTransposedSelf, kStridedOut };
 
 struct Case {
@@ -131,6 +145,7 @@ struct Case {
   Layout layout;
   bool fused;               // the one-pass loss and self gradient (kind kLoss)
   bool unweighted = false;  // weight and pos_weight absent
+  int variant = 0;          // ElementParameters::variant (the KL divergence's log targets)
   int64_t divisor = 0;      // a gradient's divisor where not the default (0)
 };
 
@@ -143,11 +158,13 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // pos_weight [cols] broadcast over rows, grad_output like self.
   const bool finite = c.reduction != Reduction::kNone;
   const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
-  const bool weighted = c.family != LossFamily::kL1Loss && !c.unweighted;  // L1 has no weights
+  const bool kl_div = c.family == LossFamily::kKlDiv;
+  const bool weighted = c.family != LossFamily::kL1Loss && !kl_div && !c.unweighted;
   const std::vector<uint32_t> self = Storage(
       probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
       c.type);
-  const std::vector<uint32_t> target = Storage(Values(rng, kCount, 0, 1, finite), c.type);
+  const std::vector<uint32_t> target = Storage(
+      c.variant != 0 ? LogTargets(rng, kCount, finite) : Values(rng, kCount, 0, 1, finite), c.type);
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
   const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
   const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
@@ -159,16 +176,22 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   problem.shape[1] = kCols;
   problem.count = kCount;
   // A loss's mean or sum is a total; a gradient of a mean loss is divided by N (the ops plan it
-  // as element-wise).
+  // as element-wise), and the KL divergence's gradients of a reduced loss are summed back into
+  // [rows] (a segment per row), divided by N, by rows (batchmean) or by 1 (sum).
   if (c.kind == LossKind::kLoss && c.reduction != Reduction::kNone) problem.segment = kCount;
-  if ((c.kind == LossKind::kLoss && c.reduction == Reduction::kMean) ||
-      (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous)) {
+  const bool summed_back = c.kind != LossKind::kLoss && c.reduction != Reduction::kNone;
+  if (summed_back) problem.segment = kCols;
+  if ((c.reduction == Reduction::kMean) ||
+      (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous && !summed_back)) {
     problem.parameters = DividedBy(kCount);
   }
+  if (c.reduction == Reduction::kBatchMean) problem.parameters = DividedBy(kRows);
   if (c.divisor != 0) problem.parameters = DividedBy(c.divisor);
+  problem.parameters.variant = c.variant;
   const int64_t row_major[] = {kCols, 1};
   const int64_t column_major[] = {1, kRows};
   const int64_t broadcast_rows[] = {0, 1};
+  const int64_t summed_columns[] = {1, 0};  // out [rows]: each element sums its row
   const int64_t* strides[kOperandCount] = {
       c.layout == Layout::kTransposedSelf ? column_major : row_major,
       row_major,
@@ -189,6 +212,10 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
+      continue;
+    }
+    if (which == kOut && summed_back) {
+      for (int d = 0; d < 2; ++d) operand.strides[d] = summed_columns[d];
       continue;
     }
     if (which == kOut && c.reduction != Reduction::kNone) {
@@ -276,7 +303,7 @@ std::vector<Case> AllCases() {
           if (kind == LossKind::kGradSelf) {
             for (int64_t divisor : {int64_t{1} << 20, (int64_t{1} << 44) + 3}) {
               cases.push_back(
-                  {LossFamily::kL1Loss, kind, reduction, type, layout, false, true, divisor});
+                  {LossFamily::kL1Loss, kind, reduction, type, layout, false, true, 0, divisor});
             }
           }
         }
@@ -286,7 +313,29 @@ std::vector<Case> AllCases() {
   return cases;
 }
 
+// The KL divergence family: its loss (every reduction, batchmean's divisor the rows) and both
+// gradients (element-wise, or summed back into [rows]), both target kinds.
+std::vector<Case> KlDivCases() {
+  std::vector<Case> cases;
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (Reduction reduction :
+         {Reduction::kNone, Reduction::kMean, Reduction::kSum, Reduction::kBatchMean}) {
+      for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+        for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
+          if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
+          for (int variant : {0, 1}) {
+            cases.push_back(
+                {LossFamily::kKlDiv, kind, reduction, type, layout, false, true, variant});
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllKinds, CudaStepsMatchCpu, ::testing::ValuesIn(AllCases()));
+INSTANTIATE_TEST_SUITE_P(KlDiv, CudaStepsMatchCpu, ::testing::ValuesIn(KlDivCases()));
 
 // An integer problem (L1Loss whose inputs promote to INT64): int64 self against a broadcast int32
 // target, wrapping differences and sums, stored as integers or rounded once to a floating out.
