@@ -22,6 +22,7 @@ template <>
 constexpr auto kTileOf<BinaryCrossEntropyFamily> = EvaluateBinaryCrossEntropyTile;
 template <>
 constexpr auto kTileOf<L1LossFamily> = EvaluateL1LossTile;
+template <>
 constexpr auto kTileOf<KlDivFamily> = EvaluateKlDivTile;
 
 template <class Family>
