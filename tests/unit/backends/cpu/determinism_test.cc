@@ -114,7 +114,6 @@ std::vector<int64_t> SupportedTargets() {
 }
 
 // A family's tile on the best target (EvaluateTile's contract), and its scalar definition.
-if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
 using TileFunction = Partial (*)(LossKind kind, const ElementParameters& parameters,
                                  const TileInputs& inputs, int64_t count, const TileOutput& output,
                                  bool sum, const TileOutput& gradient);
@@ -123,6 +122,7 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
   if (family == LossFamily::kKlDiv) return {EvaluateKlDivTile, EvaluateKlDivTileScalar};
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
