@@ -172,6 +172,40 @@ TEST(MseLossSums, TotalsOnAndBesideMidpointsRoundExactly) {
   }
 }
 
+// A sum whose every part counts: x = a, t = 2^-61 (a difference fp64 cannot hold: a - 2^-61 =
+// hi + lo with lo = -2^-61), whose square is a^2 - 2 a 2^-61 + 2^-122, with elements whose squares
+// add up to 2 a 2^-61 (a = u^2 + v^2: d = u 2^-30 and v 2^-30), so the total is a^2 + 2^-122, next
+// to the midpoint a^2 (a^2 of precision + 1 odd bits) by lo^2 alone; rounded up, where the tie
+// would go down to even (an odd square is 1 mod 8).
+TEST(MseLossSums, TheSquareOfTheDifferencesRestCounts) {
+  struct Case {
+    FloatType type;
+    int64_t a, u, v;
+    double expected;
+  };
+  const Case cases[] = {
+      {FloatType::kFloat32, 4225, 65, 0, 17850626.0},  // 4225^2 = 17850625
+      {FloatType::kFloat16, 49, 7, 0, 2402.0},         // 49^2 = 2401
+      {FloatType::kBFloat16, 17, 4, 1, 290.0},         // 17^2 = 289
+  };
+  for (const Case& c : cases) {
+    std::vector<ElementInputs> elements(3);
+    elements[0].x = static_cast<float>(c.a), elements[0].t = 0x1p-61f;
+    elements[1].x = static_cast<float>(std::ldexp(static_cast<double>(c.u), -30));
+    elements[2].x = static_cast<float>(std::ldexp(static_cast<double>(c.v), -30));
+    Outcome outcome;
+    CheckTotal(outcome, LossKind::kLoss, elements, false, c.type);
+    EXPECT_EQ(outcome.wrong, 0) << TypeName(c.type);
+    EXPECT_EQ(outcome.fp64_settled, 0) << TypeName(c.type);
+    math::exact::ExactSum sum;
+    for (const ElementInputs& in : elements) {
+      MseLossFamily::AddExactTerm(LossKind::kLoss, DividedBy(1), in, sum);
+    }
+    EXPECT_EQ(RoundOnce(sum.RoundedToOdd(), c.type), RoundOnce(c.expected, c.type))
+        << TypeName(c.type);
+  }
+}
+
 // Random sets of 1 to 40 elements from every distribution (sums of either sign for the gradient,
 // inexact fp64 differences, results beyond the type's range), mean and sum.
 TEST(MseLossSums, RandomTotalsRoundExactly) {
