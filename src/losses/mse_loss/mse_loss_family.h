@@ -89,6 +89,7 @@ struct MseLossFamily {
   }
 
  private:
+  // Whether the inputs `kind` reads (the loss: x and t; the gradient: g too) are finite.
   OPENACLNN_HOST_DEVICE static bool InputsFinite(bool loss, const ElementInputs& in) {
     return std::isfinite(in.x) && std::isfinite(in.t) && (loss || std::isfinite(in.g));
   }
