@@ -26,7 +26,7 @@ namespace openaclnn::math {
 // ---- The terms (MseLossTerm64, MseGradientTerm64), not divided.
 // The loss's q = fl(fl(x - t)^2): (1 + u)^3 - 1 < 3.0001 u of d^2. Exact where d~ is exact and d
 // has at most 26 significant bits (an odd k-bit significand squares to 2k - 1 or 2k bits): fp16
-// inputs with exponents at most 14 apart, bf16 ones 17, fp32 ones 1.
+// inputs with exponents at most 14 apart, bf16 ones 17 apart, fp32 ones 1 apart.
 // The gradient's fl(fl(g + g) * fl(x - t)): g + g is exact, two roundings: 2.0001 u of 2 g d. Exact
 // where d~ is exact and the significant bits of g and d add up to at most 53.
 // A bound of kMseTermError = 4 u of the estimate exceeds 3.0001 u / (1 - 3.0001 u) of it. It is
