@@ -24,6 +24,7 @@
 namespace openaclnn {
 
 struct MseLossFamily {
+  static constexpr LossFamily kFamily = LossFamily::kMseLoss;
   // Both kinds' terms (mse_loss_error_budget.h).
   static constexpr double kTermError = math::kMseTermError;
 
@@ -94,5 +95,10 @@ struct MseLossFamily {
     return std::isfinite(in.x) && std::isfinite(in.t) && (loss || std::isfinite(in.g));
   }
 };
+
+// Every op of the family: MseLoss and MseLossOut are its loss, MseLossBackward its self gradient.
+inline constexpr uint64_t kMseLossKernelOps =
+    KernelOpBit(LossFamily::kMseLoss, KernelOp::kLoss) |
+    KernelOpBit(LossFamily::kMseLoss, KernelOp::kGradSelf);
 
 }  // namespace openaclnn
