@@ -45,8 +45,8 @@ aclnnStatus ValidateForward(const ArgumentChecker& check, const LossOperands& op
   if (reduced == ReducedOut::kZeroD) return check.RankZero("out", out);
   if (!shape.empty()) shape.erase(shape.begin());
   return check.ShapeIs("out", out, shape,
-                       "with reduction mean or sum, the broadcast shape of self and target "
-                       "without its first dimension");
+                       "the broadcast shape of self and target without its first dimension "
+                       "(reduction mean or sum)");
 }
 
 }  // namespace
