@@ -49,7 +49,7 @@ void CheckTotal(Outcome& outcome, LossKind kind, const std::vector<ElementInputs
                           Describe(kind, elements[0], count, type);
   }
   double value = 0.0;
-  if (SettleReduction(&partial, 1, count, mean, type, MseLossFamily::kTermError, &value)) {
+  if (SettleReduction(&partial, 1, mean ? count : 1, type, MseLossFamily::kTermError, &value)) {
     ++outcome.fp64_settled;
     outcome.fp64_wrong += RoundOnce(value, type) != expected ? 1 : 0;
   }
