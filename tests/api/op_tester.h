@@ -296,7 +296,7 @@ using Binary128 = long double;
 
 // `exact` rounded once to nearest, ties to even, onto `dtype`'s grid (fp32, fp16, bf16: subnormals
 // included, +-inf beyond the largest finite value's half ulp), as a float that holds it exactly;
-// a zero keeps `exact`'s sign. Finite `exact`, within double's range.
+// a zero keeps `exact`'s sign. Finite `exact` below double's overflow threshold.
 inline float RoundedTo(Binary128 exact, aclDataType dtype) {
   const int precision = dtype == ACL_FLOAT ? 24 : dtype == ACL_FLOAT16 ? 11 : 8;
   const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
