@@ -473,8 +473,7 @@ TEST(RunL1Determinism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   const int original = pool.threads();
   const auto run = [&](const void* x, const void* t, bool integer, Reduction reduction,
                        FloatType type) {
-    LossProblem problem = FlatProblem(LossKind::kLoss, reduction, count);
-    problem.family = LossFamily::kL1Loss;
+    LossProblem problem = FlatProblem(LossFamily::kL1Loss, LossKind::kLoss, reduction, count);
     problem.integer = integer;
     for (int which : {kSelf, kTarget})
       problem.operands[which].integer = integer ? IntegerType::kInt64 : IntegerType::kNone;
