@@ -20,18 +20,20 @@
 
 namespace openaclnn::math {
 
-// ---- The estimates' bound. Relative errors, in units of u, of value against the exact one
-// (element's: divided by N through s, 2u; a mean's or sum's term: s = 1, exact):
+// ---- The estimates' bound. Every estimate is fl(n c): a numerator n of one or two fp64 operations
+// on the inputs, times a scale c that stands for 1 / divisor. Relative errors, in units of u, of
+// the estimate against the exact value (an element's: c carries s, 2u; a mean's or sum's term's:
+// s = 1, exact):
 // - smooth L1 loss, |d| < beta: fl(fl(d~ d~) Q), Q = fl(s / beta) / 2 (halving exact):
 //   d~ twice (2), the square (1), s (2), the quotient (1), the product (1): 7.
 // - smooth L1 loss, |d| >= beta: fl(fl(|d~| - beta/2) s): |d| <= 2 (|d| - beta/2) / (1 - u) on this
 //   branch, so d~'s error is 2 of the difference, whose rounding adds 1, s 2, the product 1: 6
 //   (beta = 0: the difference is |d~| itself, 4).
 // - Huber loss, |d| < delta: fl(fl(d~ d~) (s/2)): 2 + 1 + 2 + 1 = 6.
-// - Huber loss, |d| >= delta: fl(fl(|d~| - delta/2) fl(delta s)): 2 + 1 + (2 + 1) + 1 = 7.
+// - Huber loss, |d| >= delta: fl(fl(fl(|d~| - delta/2) delta) s): 2 + 1 + 1 + 2 + 1 = 7.
 // - gradients, quadratic branch: fl(fl(g d~) G), G = fl(s / beta) (smooth L1) or s (Huber):
 //   1 + 1 + 2 + 1 + 1 = 6 (Huber 5).
-// - gradients, linear branch: +-fl(g L), L = s or fl(delta s): 3 or 4, plus 1 where the branch
+// - gradients, linear branch: +-fl(g s) or +-fl(fl(g delta) s): 3 or 4, plus 1 where the branch
 //   is taken wrongly (the exact g d / T has |d| / T in [1 / (1 + u), 1)): 5 at most.
 // The worst, 7u + 30u^2 < 7.001u, holds wherever no intermediate is subnormal: in the domain
 // (beta an fp32 value, delta >= kHuberTinyDelta, N < 2^63) every nonzero one is above 2^-700.
@@ -60,10 +62,11 @@ inline constexpr double kSmoothL1ZeroBetaThreshold = 0x1p-150;
 // is at most delta |d| < 2^-450 * 2^129 = 2^-321, a gradient at most |g| delta < 2^-322, both far
 // below fp32's least subnormal. At and above it (the "regular" range, huge deltas and +inf
 // included: a delta above 2^129 > |d| leaves only the quadratic branch), every estimate is free of
-// underflow, and every product whose rounding error the residuals (smooth_l1_loss_formulas.inc)
-// take by a fused multiply-add lies in TwoProd's domain: the lowest set bits of delta/2, of
-// fl(delta s) and of a loss's |d~| - delta/2 are at least 2^-503, 2^-565 and 2^-503, so
-// fl(|d~| - delta/2) times fl(delta s) has its lowest bit at least 2^-1068 >= 2^-1074.
+// underflow (its numerators are at least 2^-600, its scales 2^-63), and every product whose
+// rounding error a numerator's rest takes by a fused multiply-add lies in TwoProd's domain: the
+// lowest set bits of delta and of |d~| - delta/2 are at least 2^-502 and 2^-503, their product's
+// 2^-1005 >= 2^-1074 (d~ d~, g d~, g delta: above 2^-700). The product with a scale needs no rest:
+// a scale that is exactly 1 / divisor is a power of two, and the product with it exact.
 inline constexpr double kHuberTinyDelta = 0x1p-450;
 // A bound on every term of the tiny range: |term| < 2^-321 (above).
 inline constexpr double kHuberTinyTermBound = 0x1p-320;

@@ -5,14 +5,17 @@
 //   smooth L1 gradient |d| < beta ? g d / beta     : g sign(d)        (sign(+-0) = +-0)
 //   Huber loss         |d| < delta ? d^2 / 2       : delta (|d| - delta / 2)
 //   Huber gradient     |d| < delta ? g d           : g delta sign(d)
-// An element's result is that divided by p.divisor. The fp64 estimate (smooth_l1_loss_formulas.inc)
-// settles nearly every element; one that it leaves open takes its residual, exactly 0 where the
-// estimate is the exact value (short inputs: a tie then rounds to even from the estimate itself);
-// the rest take the exact path: the numerator (over the problem's common denominator D: beta for
-// smooth L1 with 0 < beta < inf, a power of two for Huber's tiny deltas, else 1) added exactly
-// (math::exact::ExactSum) and divided by D times the divisor in one rounding (RoundedQuotient).
-// Host/device scalar code; a SIMD evaluator instantiates the .inc with its own policy and sends
-// the lanes that do not settle to the family's Element (smooth_l1_loss_family.h).
+// An element's result is that divided by p.divisor (N). Its value is a numerator over a divisor
+// (d^2 over 2 beta N, g d over beta N, ...), estimated as the numerator's fp64 value times a
+// constant scale (smooth_l1_loss_formulas.inc). The estimate settles nearly every element; where it
+// does not, and the numerator is exact (its rest is 0: short inputs, ties among them), the value is
+// the exact ratio of two doubles: the estimate itself where the scale is exactly 1 / divisor (both
+// powers of two), else rounded by the exact sign of |numerator| - m divisor at each midpoint m (a
+// TwoProd and SignOfSum); the rest take the exact path: the numerator over the problem's common
+// denominator D (beta for smooth L1 with 0 < beta < inf, a power of two for Huber's tiny deltas,
+// else 1) added exactly (math::exact::ExactSum) and divided by D N in one rounding
+// (RoundedQuotient). Host/device scalar code; a SIMD evaluator instantiates the .inc with its own
+// policy and sends the lanes that do not settle to the family's Element (smooth_l1_loss_family.h).
 //
 // Inputs that are not finite take the formula as IEEE fp64 evaluates it (its class: NaN, +-inf),
 // but for a gradient whose d is +-inf with g finite: its linear branch, g sign(d) (smooth L1) or
@@ -33,13 +36,17 @@
 namespace openaclnn::math {
 
 // One problem's constants of the estimates: an element takes the quadratic branch where
-// |fl(x - t)| < threshold, with loss d^2 loss_quadratic and gradient g d gradient_quadratic;
-// else loss (|d| - offset) linear and gradient g sign(d) linear. quadratic_inexact and
-// linear_inexact are 0 where those constants are exactly the rationals they stand for (1/(2 beta
-// N) and 1/(beta N), or 1/(2N) and 1/N; 1/N or delta/N), else 1 (the residuals add them).
+// |fl(x - t)| < threshold; the linear branch's loss numerator is (|d| - offset) linear_factor, its
+// gradient's g sign(d) linear_factor (linear_factor 1, or Huber's delta). Each value is its
+// numerator times a scale that stands for 1 / divisor: loss_quadratic for d^2 over
+// 2 quadratic_divisor, gradient_quadratic for g d over quadratic_divisor (beta N, Huber's N),
+// linear for the linear numerators over linear_divisor (N). quadratic_exact and linear_exact: the
+// scale is exactly 1 / its divisor (both powers of two); divisors_exact: both divisors are.
 struct SmoothL1Constants {
-  double threshold, offset, loss_quadratic, gradient_quadratic, linear;
-  double quadratic_inexact, linear_inexact;
+  double threshold, offset, linear_factor;
+  double loss_quadratic, gradient_quadratic, linear;
+  double quadratic_divisor, linear_divisor;
+  bool quadratic_exact, linear_exact, divisors_exact;
 };
 
 // In a .inc file so that each Highway target can compile its own copy (see the note there).
@@ -62,38 +69,56 @@ OPENACLNN_HOST_DEVICE inline bool InHuberTinyRange(const ElementParameters& p) {
   return IsHuber(p) && p.parameter < math::kHuberTinyDelta;
 }
 
-// The estimates' constants for results divided by N through `scale` (fl64(1/N); exact where
-// `scale_exact`, N a power of two). beta = 0: the quadratic branch only at d = 0, where both give
-// zeros (kSmoothL1ZeroBetaThreshold); beta = +inf: every finite d quadratic, d^2 / inf = 0.
+// The estimates' constants for results divided by `count` (N) through `scale` (fl64(1/N): exact
+// where N is a power of two). beta = 0: the quadratic branch only at d = 0, where both give zeros
+// (kSmoothL1ZeroBetaThreshold); beta = +inf: every finite d quadratic, d^2 / inf = 0.
 OPENACLNN_HOST_DEVICE inline math::SmoothL1Constants SmoothL1ConstantsOf(const ElementParameters& p,
                                                                          double scale,
-                                                                         bool scale_exact) {
-  const double b = p.parameter, scale_inexact = scale_exact ? 0.0 : 1.0;
-  if (IsHuber(p)) return {b, 0.5 * b, 0.5 * scale, scale, b * scale, scale_inexact, scale_inexact};
-  if (b == 0.0) {
-    return {math::kSmoothL1ZeroBetaThreshold, 0.0, 0.5 * scale, scale, scale, 0.0, scale_inexact};
+                                                                         int64_t count) {
+  const double b = p.parameter, n = static_cast<double>(count);
+  const bool scale_exact = (count & (count - 1)) == 0;
+  const bool count_exact = count <= (int64_t{1} << 53);  // n is N itself
+  if (IsHuber(p)) {
+    return {b, 0.5 * b, b, 0.5 * scale, scale, scale, n, n, scale_exact, scale_exact, count_exact};
   }
-  if (std::isinf(b)) return {b, b, 0.0, 0.0, scale, 0.0, scale_inexact};
+  if (b == 0.0) {
+    return {math::kSmoothL1ZeroBetaThreshold,
+            0.0,
+            1.0,
+            0.5 * scale,
+            scale,
+            scale,
+            n,
+            n,
+            true,
+            scale_exact,
+            count_exact};
+  }
+  if (std::isinf(b)) return {b, b, 1.0, 0.0, 0.0, scale, n, n, true, scale_exact, count_exact};
   // scale / beta is exact where both are powers of two (beta is a normal double), then halved.
-  const double quadratic = scale / b;
+  const double quadratic = scale / b, divisor = b * n;
   const bool beta_power_of_two = (BitCast<uint64_t>(b) & ((uint64_t{1} << 52) - 1)) == 0;
   return {b,
           0.5 * b,
+          1.0,
           0.5 * quadratic,
           quadratic,
           scale,
-          scale_exact && beta_power_of_two ? 0.0 : 1.0,
-          scale_inexact};
+          divisor,
+          n,
+          scale_exact && beta_power_of_two,
+          scale_exact,
+          count_exact && std::fma(b, n, -divisor) == 0.0};
 }
 
 // An element's constants (divided by p.divisor) and a mean's or sum's term's (not divided).
 OPENACLNN_HOST_DEVICE inline math::SmoothL1Constants SmoothL1ElementConstants(
     const ElementParameters& p) {
-  return SmoothL1ConstantsOf(p, p.scale, (p.divisor & (p.divisor - 1)) == 0);
+  return SmoothL1ConstantsOf(p, p.scale, p.divisor);
 }
 OPENACLNN_HOST_DEVICE inline math::SmoothL1Constants SmoothL1TermConstants(
     const ElementParameters& p) {
-  return SmoothL1ConstantsOf(p, 1.0, true);
+  return SmoothL1ConstantsOf(p, 1.0, 1);
 }
 
 }  // namespace openaclnn
@@ -202,15 +227,35 @@ OPENACLNN_HOST_DEVICE inline double SmoothL1GradientReference(const ElementParam
   return CanonicalNaN(std::fabs(d) < b ? g * d / b : g * sign);
 }
 
-// `estimate` rounded once to `type` where it settles, or where its residual (called only then) is
-// 0; else the exact path: the numerator `add_numerator` adds, over D times p.divisor.
-template <class Residual, class AddNumerator>
+// One element's value, numerator / divisor with the numerator's fp64 value `numerator` (exact where
+// `rest()` is 0, called only where `estimate` does not settle), rounded once to `type`: where the
+// estimate settles, its rounding; where the numerator is exact and `scale_exact` (the estimate is
+// then the value itself), its rounding; where the numerator and `divisor` are exact, by the exact
+// sign of |numerator| - m divisor at the midpoints m next to the estimate (TwoProd is exact: m's
+// and the divisor's lowest set bits are at least 2^-150 and 2^-149, their product below 2^310);
+// else the exact path: the numerator `add_numerator` adds, over D times p.divisor.
+template <class Rest, class AddNumerator>
 OPENACLNN_HOST_DEVICE inline float SmoothL1Rounded(const ElementEstimate& estimate,
+                                                   double numerator, double divisor,
+                                                   bool scale_exact, bool divisor_exact,
                                                    const ElementParameters& p, FloatType type,
-                                                   Residual residual, AddNumerator add_numerator) {
+                                                   Rest rest, AddNumerator add_numerator) {
   double settled = 0.0;
   if (SettledIn(estimate, type, &settled)) return RoundedTo(settled, type);
-  if (residual() == 0.0) return RoundedTo(estimate.value, type);
+  if (rest() == 0.0) {
+    if (scale_exact) return RoundedTo(estimate.value, type);
+    if (divisor_exact) {
+      const double magnitude = std::fabs(numerator);
+      return RoundedTo(
+          RoundedByComparisons(estimate.value, numerator < 0.0, type,
+                               [&](double m) {
+                                 const math::exact::DD product = math::exact::TwoProd(m, divisor);
+                                 const double terms[3] = {magnitude, -product.hi, -product.lo};
+                                 return math::exact::SignOfSum(terms);
+                               }),
+          type);
+    }
+  }
   const math::exact::SmoothL1Numerators n = math::exact::SmoothL1NumeratorsOf(p);
   math::exact::ExactSum sum;
   add_numerator(n, sum);
@@ -229,9 +274,13 @@ OPENACLNN_HOST_DEVICE inline float SmoothL1Loss(const ElementParameters& p, cons
   }
   if (InHuberTinyRange(p)) return 0.0f;
   const math::SmoothL1Constants k = SmoothL1ElementConstants(p);
+  const bool quadratic = std::fabs(static_cast<double>(in.x) - in.t) < k.threshold;
   return SmoothL1Rounded(
-      math::SmoothL1Loss64<O64>(in.x, in.t, k), p, type,
-      [&] { return math::SmoothL1LossResidual64<O64>(in.x, in.t, k); },
+      math::SmoothL1Loss64<O64>(in.x, in.t, k),
+      math::SmoothL1LossParts64<O64>(in.x, in.t, k).numerator,
+      quadratic ? 2.0 * k.quadratic_divisor : k.linear_divisor,
+      quadratic ? k.quadratic_exact : k.linear_exact, k.divisors_exact, p, type,
+      [&] { return math::SmoothL1LossRest64<O64>(in.x, in.t, k); },
       [&](const math::exact::SmoothL1Numerators& n, math::exact::ExactSum& sum) {
         math::exact::AddSmoothL1LossNumerator(n, in.x, in.t, sum);
       });
@@ -251,20 +300,26 @@ OPENACLNN_HOST_DEVICE inline float SmoothL1Gradient(const ElementParameters& p, 
   const math::SmoothL1Constants k = SmoothL1ElementConstants(p);
   if (std::isinf(d)) {
     // Its linear branch; a Huber delta of +inf (g delta: +-inf or NaN) takes the reference.
-    if (std::isinf(k.linear)) return RoundedTo(SmoothL1GradientReference(p, x, t, g), type);
-    const double value = math::SmoothL1LinearGradient64<O64>(d, g, k);
+    if (std::isinf(k.linear_factor)) return RoundedTo(SmoothL1GradientReference(p, x, t, g), type);
+    const double numerator = math::SmoothL1LinearGradientNumerator64<O64>(d, g, k);
+    const double value = numerator * k.linear;
     // Beyond fp64's range (g delta with delta near it): beyond every type's.
     if (std::isinf(value)) return RoundedTo(value, type);
     return SmoothL1Rounded(
-        {value, std::fabs(value) * math::kSmoothL1Error64}, p, type,
-        [&] { return math::SmoothL1LinearGradientResidual64<O64>(g, k); },
+        {value, std::fabs(value) * math::kSmoothL1Error64}, numerator, k.linear_divisor,
+        k.linear_exact, k.divisors_exact, p, type,
+        [&] { return math::SmoothL1LinearGradientRest64<O64>(g, k); },
         [&](const math::exact::SmoothL1Numerators& n, math::exact::ExactSum& sum) {
           math::exact::AddSmoothL1LinearGradientNumerator(n, d < 0.0, g, sum);
         });
   }
+  const bool quadratic = std::fabs(d) < k.threshold;
   return SmoothL1Rounded(
-      math::SmoothL1Gradient64<O64>(x, t, g, k), p, type,
-      [&] { return math::SmoothL1GradientResidual64<O64>(x, t, g, k); },
+      math::SmoothL1Gradient64<O64>(x, t, g, k),
+      math::SmoothL1GradientParts64<O64>(x, t, g, k).numerator,
+      quadratic ? k.quadratic_divisor : k.linear_divisor,
+      quadratic ? k.quadratic_exact : k.linear_exact, k.divisors_exact, p, type,
+      [&] { return math::SmoothL1GradientRest64<O64>(x, t, g, k); },
       [&](const math::exact::SmoothL1Numerators& n, math::exact::ExactSum& sum) {
         math::exact::AddSmoothL1GradientNumerator(n, x, t, g, sum);
       });

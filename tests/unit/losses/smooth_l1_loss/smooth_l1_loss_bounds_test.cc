@@ -1,6 +1,7 @@
 // The smooth L1 family's estimates against the exact GMP oracle: every element estimate and every
 // term estimate within its bound (kSmoothL1Error64 of its value, the worst error measured), a
-// residual of 0 only where the estimate is exact, and the bit test a SIMD tile may use (the value
+// numerator's rest of 0 only where the numerator is exact (and the estimate, where the scale is
+// exactly 1 / divisor), and the bit test a SIMD tile may use (the value
 // farther than kSmoothL1Reach fp64 ulps from every rounding boundary) settling only what the
 // interval test of that bound settles.
 #include <gtest/gtest.h>
@@ -21,15 +22,24 @@ namespace {
 
 using O64 = math::ScalarOps64;
 
-// The estimate of `kind` with constants k (gradOutput of the kind), and its residual.
+// The estimate of `kind` with constants k (gradOutput of the kind), its numerator and the rest.
 ElementEstimate EstimateOf(LossKind kind, const math::SmoothL1Constants& k,
                            const ElementInputs& in) {
   if (kind == LossKind::kLoss) return math::SmoothL1Loss64<O64>(in.x, in.t, k);
   return math::SmoothL1Gradient64<O64>(in.x, in.t, KindG(kind, in.g), k);
 }
-double ResidualOf(LossKind kind, const math::SmoothL1Constants& k, const ElementInputs& in) {
-  if (kind == LossKind::kLoss) return math::SmoothL1LossResidual64<O64>(in.x, in.t, k);
-  return math::SmoothL1GradientResidual64<O64>(in.x, in.t, KindG(kind, in.g), k);
+double NumeratorOf(LossKind kind, const math::SmoothL1Constants& k, const ElementInputs& in) {
+  if (kind == LossKind::kLoss) return math::SmoothL1LossParts64<O64>(in.x, in.t, k).numerator;
+  return math::SmoothL1GradientParts64<O64>(in.x, in.t, KindG(kind, in.g), k).numerator;
+}
+double RestOf(LossKind kind, const math::SmoothL1Constants& k, const ElementInputs& in) {
+  if (kind == LossKind::kLoss) return math::SmoothL1LossRest64<O64>(in.x, in.t, k);
+  return math::SmoothL1GradientRest64<O64>(in.x, in.t, KindG(kind, in.g), k);
+}
+// Whether the branch's scale is exactly 1 / its divisor.
+bool ScaleExact(const math::SmoothL1Constants& k, const ElementInputs& in) {
+  const bool quadratic = std::fabs(static_cast<double>(in.x) - in.t) < k.threshold;
+  return quadratic ? k.quadratic_exact : k.linear_exact;
 }
 
 // The term (not divided) in binary128, within 2^-110 of itself: d = x - t rounded once (2^-113),
@@ -49,18 +59,31 @@ Quad QuadTerm(LossKind kind, const Attribute& a, float x, float t, float g) {
   return quadratic ? kind_g * d / b : kind_g * sign;
 }
 
+// The numerator in binary128 (d^2, (|d| - b/2) times 1 or delta, g d, g sign(d) times 1 or delta),
+// branch by branch on the exact d: exact wherever the fp64 one is (53-bit factors).
+Quad QuadNumerator(LossKind kind, const Attribute& a, float x, float t, float g) {
+  const Quad d = static_cast<Quad>(x) - static_cast<Quad>(t), magnitude = Abs(d);
+  const Quad kind_g = KindG(kind, g), sign = d > 0 ? 1 : d < 0 ? -1 : 0;
+  const bool huber = a.variant == kHuberVariant;
+  const Quad b = a.parameter, factor = huber ? b : 1;
+  const bool quadratic = a.parameter == 0 ? d == 0 : magnitude < b;
+  if (kind == LossKind::kLoss) return quadratic ? d * d : (magnitude - b / 2) * factor;
+  return quadratic ? kind_g * d : kind_g * sign * factor;
+}
+
 // |estimate - exact| <= bound for the element estimates (divided by N through fl64(1/N)) and the
 // terms (not divided) of a million random inputs per kind, over every attribute outside Huber's
 // tiny range (whose Term is 0 within kHuberTinyTermBound, checked too): against binary128 (its
 // 2^-110 taken off the bound), and one sample in 64 against the exact GMP rationals; the worst
 // error relative to the value, in units of 2^-53 (the budget's worst case is 7.001); every term's
-// bound at least kTermError of its value; and wherever the residual is 0, the estimate exact.
+// bound at least kTermError of its value; wherever the numerator's rest is 0, the numerator exact,
+// and the estimate too where the branch's scale is exactly 1 / divisor.
 TEST(SmoothL1Estimate, TheBoundHoldsOnEverySample) {
   std::mt19937 rng(64);
   const Quad kOracleError = static_cast<Quad>(0x1p-110);
   for (LossKind kind : kKinds) {
     double worst = 0;
-    int64_t failures = 0, exact_by_residual = 0, samples = 0, rational = 0;
+    int64_t failures = 0, exact_numerators = 0, exact_estimates = 0, samples = 0, rational = 0;
     std::string first;
     for (int i = 0; i < 1000000 / kScale; ++i) {
       const Attribute& a = kAttributes[i % std::size(kAttributes)];
@@ -90,9 +113,14 @@ TEST(SmoothL1Estimate, TheBoundHoldsOnEverySample) {
         fails = fails || !within(estimate, exact);
         const Quad error = Abs(static_cast<Quad>(estimate.value) - exact);
         if (exact != 0) worst = std::max(worst, static_cast<double>(error / Abs(exact)) * 0x1p53);
-        if (ResidualOf(kind, k, in) == 0.0) {
-          ++exact_by_residual;
-          fails = fails || error != 0;
+        if (RestOf(kind, k, in) == 0.0 && !std::isinf(a.parameter)) {
+          ++exact_numerators;
+          fails = fails || static_cast<Quad>(NumeratorOf(kind, k, in)) !=
+                               QuadNumerator(kind, a, in.x, in.t, in.g);
+          if (ScaleExact(k, in)) {
+            ++exact_estimates;
+            fails = fails || error != 0;
+          }
         }
         ++samples;
       }
@@ -102,53 +130,59 @@ TEST(SmoothL1Estimate, TheBoundHoldsOnEverySample) {
     }
     std::cout << Name(kind) << ": " << samples << " element estimates (" << rational
               << " terms against GMP too), worst relative error " << worst << " * 2^-53, "
-              << exact_by_residual << " exact by their residual\n";
+              << exact_numerators << " exact numerators by their rest, " << exact_estimates
+              << " exact estimates\n";
     EXPECT_EQ(failures, 0) << Name(kind) << ": first " << first;
     EXPECT_LE(worst, 7.001) << Name(kind);
-    EXPECT_GT(exact_by_residual, samples / 10) << Name(kind);
+    EXPECT_GT(exact_numerators, samples / 4) << Name(kind);
+    EXPECT_GT(exact_estimates, samples / 10) << Name(kind);
   }
 }
 
-// Each rounding the estimates make, alone, makes the residual nonzero: x - t (t far below x), the
-// linear branch's difference, the square, the quadratic constant (beta = 3), a product with an
-// exact Huber delta of 53 bits, g d, g delta; and exact inputs give 0.
-TEST(SmoothL1Estimate, EachRoundingAloneMakesTheResidualNonzero) {
+// Each rounding of a numerator, alone, makes its rest nonzero: x - t (t far below x, which also
+// decides the branch), the linear branch's difference, the square, the product with a 53-bit Huber
+// delta, g d, g delta; a scale that is not exactly 1 / divisor (beta = 3, N = 3) is flagged; exact
+// inputs give 0.
+TEST(SmoothL1Estimate, EachRoundingIsSeenByTheRestOrTheFlags) {
   struct Case {
     Attribute a;
     LossKind kind;
     int64_t divisor;
     float x, t, g;
-    bool exact;
+    bool exact_numerator, exact_scale;
   };
   const Attribute half{kSmoothL1Variant, 0.5}, four{kSmoothL1Variant, 4.0};
   const Attribute three{kSmoothL1Variant, 3.0}, odd_beta{kSmoothL1Variant, 3 * 0x1p-30};
   const Attribute tenth{kHuberVariant, 0.1}, one{kHuberVariant, 1.0};
   const LossKind loss = LossKind::kLoss, gradient = LossKind::kGradSelf;
   const Case cases[] = {
-      {half, loss, 1, 1.0f, 0x1p-60f, 1.0f, false},              // x - t
-      {half, gradient, 1, 0.5f, 0x1p-60f, 1.0f, false},          // x - t decides the branch
-      {odd_beta, loss, 1, 0x1p30f, -0x1p-20f, 1.0f, false},      // |d| - beta/2
-      {four, loss, 1, 1.0f + 0x1p-23f, -0x1p-30f, 1.0f, false},  // d^2
-      {three, loss, 1, 1.0f, 0.0f, 1.0f, false},                 // 1/(2 beta)
-      {three, gradient, 1, 1.0f, 0.0f, 1.0f, false},             // 1/beta
-      {one, loss, 3, 5.25f, 0.0f, 1.0f, false},                  // 1/N
-      {tenth, loss, 1, 5.0f + 0x1p-20f, 0.0f, 1.0f, false},      // delta (|d| - delta/2)
-      {one, gradient, 1, 0.5f + 0x1p-22f, -0x1p-40f, 1.0f + 0x1p-23f, false},  // g d
-      {tenth, gradient, 1, 5.0f, 0.0f, 1.0f + 0x1p-23f, false},                // g delta
-      {half, loss, 4, 3.0f, 0.5f, 1.0f, true},
-      {four, loss, 2, 3.0f, 0.5f, 1.0f, true},
-      {four, gradient, 1, 3.0f, 0.5f, -3.0f, true},
-      {one, gradient, 1, 3.0f, 0.5f, 1.5f, true},
+      {half, loss, 1, 1.0f, 0x1p-60f, 1.0f, false, true},                            // x - t
+      {half, gradient, 1, 0.5f, 0x1p-60f, 1.0f, false, true},                        // the branch
+      {odd_beta, loss, 1, 0x1p30f, -0x1p-20f, 1.0f, false, true},                    // |d| - beta/2
+      {four, loss, 1, 1.0f + 0x1p-23f, -0x1p-30f, 1.0f, false, true},                // d^2
+      {tenth, loss, 1, 5.0f + 0x1p-20f, 0.0f, 1.0f, false, true},                    // (...) delta
+      {one, gradient, 1, 0.5f + 0x1p-22f, -0x1p-40f, 1.0f + 0x1p-23f, false, true},  // g d
+      {tenth, gradient, 1, 5.0f, 0.0f, 1.0f + 0x1p-23f, false, true},                // g delta
+      {three, loss, 1, 1.0f, 0.0f, 1.0f, true, false},                               // 1/(2 beta)
+      {three, gradient, 1, 1.0f, 0.0f, 1.0f, true, false},                           // 1/beta
+      {one, loss, 3, 5.25f, 0.0f, 1.0f, true, false},                                // 1/N
+      {half, loss, 4, 3.0f, 0.5f, 1.0f, true, true},
+      {four, loss, 2, 3.0f, 0.5f, 1.0f, true, true},
+      {four, gradient, 1, 3.0f, 0.5f, -3.0f, true, true},
+      {one, gradient, 1, 3.0f, 0.5f, 1.5f, true, true},
   };
   for (const Case& c : cases) {
     const ElementParameters p = DividedBy(c.divisor, c.a.parameter, c.a.variant);
     const ElementInputs in{c.x, c.t, 1.0f, 1.0f, c.g};
     const math::SmoothL1Constants k = SmoothL1ElementConstants(p);
-    const bool exact = Rational(EstimateOf(c.kind, k, in).value) ==
-                       ExactTerm(c.kind, c.a, c.x, c.t, c.g) / mpq_class(double(c.divisor));
     const std::string what = Describe(c.a) + " " + Name(c.kind) + " " + Describe(in);
-    EXPECT_EQ(exact, c.exact) << what;
-    EXPECT_EQ(ResidualOf(c.kind, k, in) == 0.0, c.exact) << what;
+    EXPECT_EQ(
+        static_cast<Quad>(NumeratorOf(c.kind, k, in)) == QuadNumerator(c.kind, c.a, c.x, c.t, c.g),
+        c.exact_numerator)
+        << what;
+    EXPECT_EQ(RestOf(c.kind, k, in) == 0.0, c.exact_numerator) << what;
+    EXPECT_EQ(ScaleExact(k, in), c.exact_scale) << what;
+    EXPECT_TRUE(k.divisors_exact) << what;
   }
 }
 

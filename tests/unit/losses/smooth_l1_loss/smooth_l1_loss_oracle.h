@@ -165,19 +165,20 @@ inline float Expected(LossKind kind, const ElementParameters& p, const ElementIn
 inline uint32_t Bits(float v) { return BitCast<uint32_t>(v); }
 
 // Results compared with the oracle: how many, how many the estimate left open, how many of those
-// the residual settled, how many took the exact path, how many were wrong (and the first).
+// an exact numerator decided (the estimate itself exact, or the exact quotient), how many took the
+// exact path, how many were wrong (and the first).
 struct Tally {
-  int64_t count = 0, open = 0, residual = 0, exact = 0, wrong = 0;
+  int64_t count = 0, open = 0, exact_estimate = 0, quotient = 0, exact_path = 0, wrong = 0;
   std::string first_wrong;
   void Add(const Tally& other) {
-    count += other.count, open += other.open, residual += other.residual;
-    exact += other.exact, wrong += other.wrong;
+    count += other.count, open += other.open, exact_estimate += other.exact_estimate;
+    quotient += other.quotient, exact_path += other.exact_path, wrong += other.wrong;
     if (first_wrong.empty()) first_wrong = other.first_wrong;
   }
 };
 
 // The path the scalar definition takes for a finite-input element (outside Huber's tiny range):
-// 0 settled, 1 the residual, 2 the exact path.
+// 0 settled, 1 the estimate exact, 2 the exact quotient of its numerator, 3 the exact path.
 inline int PathOf(LossKind kind, const ElementParameters& p, const ElementInputs& in,
                   FloatType type) {
   using O64 = math::ScalarOps64;
@@ -188,9 +189,11 @@ inline int PathOf(LossKind kind, const ElementParameters& p, const ElementInputs
                                         : math::SmoothL1Gradient64<O64>(in.x, in.t, g, k);
   double settled = 0.0;
   if (SettledIn(estimate, type, &settled)) return 0;
-  const double residual = loss ? math::SmoothL1LossResidual64<O64>(in.x, in.t, k)
-                               : math::SmoothL1GradientResidual64<O64>(in.x, in.t, g, k);
-  return residual == 0.0 ? 1 : 2;
+  const double rest = loss ? math::SmoothL1LossRest64<O64>(in.x, in.t, k)
+                           : math::SmoothL1GradientRest64<O64>(in.x, in.t, g, k);
+  const bool quadratic = std::fabs(static_cast<double>(in.x) - in.t) < k.threshold;
+  if (rest == 0.0 && (quadratic ? k.quadratic_exact : k.linear_exact)) return 1;
+  return rest == 0.0 && k.divisors_exact ? 2 : 3;
 }
 
 inline void Check(Tally& tally, LossKind kind, const ElementParameters& p, const ElementInputs& in,
@@ -202,8 +205,9 @@ inline void Check(Tally& tally, LossKind kind, const ElementParameters& p, const
   if (finite && !InHuberTinyRange(p)) {
     const int path = PathOf(kind, p, in, type);
     tally.open += path > 0 ? 1 : 0;
-    tally.residual += path == 1 ? 1 : 0;
-    tally.exact += path == 2 ? 1 : 0;
+    tally.exact_estimate += path == 1 ? 1 : 0;
+    tally.quotient += path == 2 ? 1 : 0;
+    tally.exact_path += path == 3 ? 1 : 0;
   }
   if (Bits(got) != Bits(expected) && tally.wrong++ == 0) {
     char text[160];
@@ -216,8 +220,9 @@ inline void Check(Tally& tally, LossKind kind, const ElementParameters& p, const
 
 inline void ExpectEveryResultRounded(const Tally& tally, const std::string& what) {
   std::cout << what << ": " << tally.count << " results, " << tally.open << " open ("
-            << tally.residual << " settled by the residual, " << tally.exact
-            << " on the exact path), " << tally.wrong << " wrong\n";
+            << tally.exact_estimate << " exact estimates, " << tally.quotient
+            << " exact quotients, " << tally.exact_path << " on the exact path), " << tally.wrong
+            << " wrong\n";
   EXPECT_EQ(tally.wrong, 0) << what << ": first " << tally.first_wrong;
 }
 
