@@ -184,6 +184,17 @@ TEST(SmoothL1Estimate, EachRoundingIsSeenByTheRestOrTheFlags) {
     EXPECT_EQ(ScaleExact(k, in), c.exact_scale) << what;
     EXPECT_TRUE(k.divisors_exact) << what;
   }
+  // The divisors: beta N is a double where it has at most 53 bits (0.1f's 24 bits times 2^40 + 1's
+  // 41 are too many); N itself up to 2^53; Huber's are N.
+  const auto divisors_exact = [](int64_t divisor, const Attribute& a) {
+    return SmoothL1ElementConstants(DividedBy(divisor, a.parameter, a.variant)).divisors_exact;
+  };
+  const int64_t large = (int64_t{1} << 40) + 1;
+  EXPECT_FALSE(divisors_exact(large, {kSmoothL1Variant, double(0.1f)}));
+  EXPECT_TRUE(divisors_exact(1000003, {kSmoothL1Variant, double(0.1f)}));
+  EXPECT_TRUE(divisors_exact(large, {kSmoothL1Variant, 3.0}));
+  EXPECT_TRUE(divisors_exact(large, tenth));
+  EXPECT_FALSE(divisors_exact((int64_t{1} << 53) + 1, one));
 }
 
 // The bit test of a SIMD tile in scalar form: |v| farther than kSmoothL1Reach fp64 ulps from every
