@@ -62,7 +62,7 @@ inline constexpr double kSmoothL1ZeroBetaThreshold = 0x1p-150;
 // is at most delta |d| < 2^-450 * 2^129 = 2^-321, a gradient at most |g| delta < 2^-322, both far
 // below fp32's least subnormal. At and above it (the "regular" range, huge deltas and +inf
 // included: a delta above 2^129 > |d| leaves only the quadratic branch), every estimate is free of
-// underflow (its numerators are at least 2^-600, its scales 2^-63), and every product whose
+// underflow (numerators of at least 2^-600, scales of at least 2^-192), and every product whose
 // rounding error a numerator's rest takes by a fused multiply-add lies in TwoProd's domain: the
 // lowest set bits of delta and of |d~| - delta/2 are at least 2^-502 and 2^-503, their product's
 // 2^-1005 >= 2^-1074 (d~ d~, g d~, g delta: above 2^-700). The product with a scale needs no rest:
