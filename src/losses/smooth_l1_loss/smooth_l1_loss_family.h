@@ -17,6 +17,7 @@ namespace openaclnn {
 // (p.parameter = delta, a double > 0 or +inf); the ops refuse the rest. kGradTarget is the self
 // gradient of -g: d(loss)/dt = -d(loss)/dx, its zeros of the other sign.
 struct SmoothL1LossFamily {
+  static constexpr LossFamily kFamily = LossFamily::kSmoothL1Loss;
   // Every finite-input term's bound is kTermError of its magnitude (in Huber's tiny range, a bound
   // of kHuberTinyTermBound on a term of 0).
   static constexpr double kTermError = math::kSmoothL1Error64;
@@ -51,5 +52,11 @@ struct SmoothL1LossFamily {
     return false;
   }
 };
+
+// Every op of the family: the loss and the self gradient of both variants (PyTorch's target
+// gradient is the self gradient with self and target swapped).
+inline constexpr uint64_t kSmoothL1LossKernelOps =
+    KernelOpBit(LossFamily::kSmoothL1Loss, KernelOp::kLoss) |
+    KernelOpBit(LossFamily::kSmoothL1Loss, KernelOp::kGradSelf);
 
 }  // namespace openaclnn
