@@ -91,5 +91,9 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
 extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
+extern const OpDescriptor kSmoothL1LossOp;
+extern const OpDescriptor kSmoothL1LossBackwardOp;
+extern const OpDescriptor kHuberLossOp;
+extern const OpDescriptor kHuberLossBackwardOp;
 
 }  // namespace openaclnn

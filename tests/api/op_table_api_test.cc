@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
 #include "op_tester.h"
 
 extern "C" int OutputsSeenFromC(const char* api);
 
 namespace openaclnn::testing {
 namespace {
+
+constexpr double kPointThree = 0.3;
 
 std::vector<const openaclnnOpDescriptor*> AllOps() {
   std::vector<const openaclnnOpDescriptor*> ops;
@@ -26,7 +29,11 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
                                           "aclnnBinaryCrossEntropyWithLogitsAndGrad",
                                           "aclnnBinaryCrossEntropy",
-                                          "aclnnBinaryCrossEntropyBackward"};
+                                          "aclnnBinaryCrossEntropyBackward",
+                                          "aclnnSmoothL1Loss",
+                                          "aclnnSmoothL1LossBackward",
+                                          "openaclnnHuberLoss",
+                                          "openaclnnHuberLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -56,7 +63,9 @@ TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
       seen_output |= operand.output != 0;
       if (operand.output) {
         EXPECT_FALSE(operand.optional) << operand.name;
-        EXPECT_LT(operand.shapeOf, OPENACLNN_ROLE_OUT) << operand.name;
+        EXPECT_TRUE(operand.shapeOf < OPENACLNN_ROLE_OUT ||
+                    operand.shapeOf == OPENACLNN_SHAPE_OF_INPUTS)
+            << operand.name;
       }
     }
     EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
@@ -91,6 +100,61 @@ TEST(OpTable, NamesEachOpsFamily) {
   ASSERT_EQ(backward->operandCount, 5u);
   EXPECT_STREQ(backward->operands[3].name, "weightOptional");
   EXPECT_FALSE(backward->operands[4].reduced);
+}
+
+// The smooth L1 family: its attribute rows (beta a float, delta a double; torch's defaults), and
+// outputs of the inputs' broadcast shape.
+TEST(OpTable, ListsTheSmoothL1FamilysAttributes) {
+  const struct {
+    const char* api;
+    openaclnnOpKind kind;
+    const char* attribute;
+    openaclnnAttributeType type;
+  } expected[] = {
+      {"aclnnSmoothL1Loss", OPENACLNN_OP_LOSS, "beta", OPENACLNN_ATTRIBUTE_FLOAT},
+      {"aclnnSmoothL1LossBackward", OPENACLNN_OP_GRAD_SELF, "beta", OPENACLNN_ATTRIBUTE_FLOAT},
+      {"openaclnnHuberLoss", OPENACLNN_OP_LOSS, "delta", OPENACLNN_ATTRIBUTE_DOUBLE},
+      {"openaclnnHuberLossBackward", OPENACLNN_OP_GRAD_SELF, "delta", OPENACLNN_ATTRIBUTE_DOUBLE}};
+  for (const auto& e : expected) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
+    ASSERT_NE(op, nullptr) << e.api;
+    EXPECT_EQ(op->family, OPENACLNN_FAMILY_SMOOTH_L1_LOSS) << e.api;
+    EXPECT_EQ(op->kind, e.kind) << e.api;
+    ASSERT_EQ(op->attributeCount, 1u) << e.api;
+    EXPECT_STREQ(op->attributes[0].name, e.attribute);
+    EXPECT_EQ(op->attributes[0].type, e.type);
+    EXPECT_EQ(op->attributes[0].defaultValue, 1.0);
+    const openaclnnOperand& out = op->operands[op->operandCount - 1];
+    EXPECT_EQ(out.shapeOf, OPENACLNN_SHAPE_OF_INPUTS) << e.api;
+    EXPECT_EQ(out.reduced,
+              e.kind == OPENACLNN_OP_LOSS ? OPENACLNN_REDUCED_TO_ONE : OPENACLNN_REDUCED_NEVER);
+  }
+}
+
+// The listing's attributes are the named API's: a float beta narrowed as the C API's float,
+// NULL taking the default.
+TEST(OpTable, AttributesReachTheKernelsAsTheNamedApisDo) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp("aclnnSmoothL1Loss");
+  ASSERT_NE(op, nullptr);
+  DeviceTensor self({4}, ACL_FLOAT, {0.1f, -0.7f, 2, 0}), target({4}, ACL_FLOAT, {}),
+      by_table({4}, ACL_FLOAT, {}), by_name({4}, ACL_FLOAT, {});
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclTensor* operands[] = {self.get(), target.get(), by_table.get()};
+  for (const double* beta : {static_cast<const double*>(nullptr), &kPointThree}) {
+    ASSERT_EQ(op->getWorkspaceSize(operands, 0, beta, &workspace, &executor), ACLNN_SUCCESS);
+    ASSERT_EQ(LaunchAndWait(op->launch, workspace, executor), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnSmoothL1LossGetWorkspaceSize(self.get(), target.get(), 0,
+                                                beta == nullptr ? 1.0f : 0.3f, by_name.get(),
+                                                &workspace, &executor),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(LaunchAndWait(aclnnSmoothL1Loss, workspace, executor), ACLNN_SUCCESS);
+    EXPECT_EQ(by_table.Bytes(), by_name.Bytes());
+  }
+  const double negative = -0.5;
+  EXPECT_EQ(op->getWorkspaceSize(operands, 0, &negative, &workspace, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(ErrorMentions("aclnnSmoothL1Loss: beta is -0.5"));
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -160,6 +161,32 @@ class DeviceTensor {
   aclTensor* tensor_ = nullptr;
 };
 
+// An aclTensor of `format` over another tensor's device memory (the formats are tags: an ND
+// layout is read whatever they say).
+class FormattedTensor {
+ public:
+  FormattedTensor(const std::vector<int64_t>& shape, aclDataType dtype, aclFormat format,
+                  void* data)
+      : tensor_(aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(),
+                                shape.size(), data)) {}
+  ~FormattedTensor() { aclDestroyTensor(tensor_); }
+  FormattedTensor(const FormattedTensor&) = delete;
+  FormattedTensor& operator=(const FormattedTensor&) = delete;
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  aclTensor* tensor_;
+};
+
+// The SoC profile (OPENACLNN_SOC_VERSION, read at every check) for one scope, unset after it.
+class ScopedSoc {
+ public:
+  explicit ScopedSoc(const char* soc) { setenv("OPENACLNN_SOC_VERSION", soc, 1); }
+  ~ScopedSoc() { unsetenv("OPENACLNN_SOC_VERSION"); }
+  ScopedSoc(const ScopedSoc&) = delete;
+  ScopedSoc& operator=(const ScopedSoc&) = delete;
+};
+
 // A device and stream for the whole test program.
 class AclEnvironment : public ::testing::Environment {
  public:
@@ -176,7 +203,24 @@ class AclEnvironment : public ::testing::Environment {
   static inline aclrtStream stream = nullptr;
 };
 
-// The recent error text, which must exist after a failure and name `word`.
+// Every op's phase 2 (aclnnXxx).
+using LaunchFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+// Phase 2 of an executor a successful phase 1 made: a workspace of the size it asked for, the
+// launch on the test program's stream, and a wait for the stream.
+inline aclnnStatus LaunchAndWait(LaunchFunction launch, uint64_t workspace_size,
+                                 aclOpExecutor* executor) {
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  const aclnnStatus status = launch(workspace, workspace_size, executor, AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
 // `values` written into `tensor`'s storage as its dtype, infinities and NaN (with their sign)
 // included, which the test tensors' own encoders do not carry for fp16/bf16.
 inline void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
@@ -201,6 +245,7 @@ inline void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
             ACL_SUCCESS);
 }
 
+// The recent error text, which must exist after a failure and name `word`.
 inline ::testing::AssertionResult ErrorMentions(const std::string& word) {
   const std::string text = aclGetRecentErrMsg();
   if (text.find(word) != std::string::npos) return ::testing::AssertionSuccess();
