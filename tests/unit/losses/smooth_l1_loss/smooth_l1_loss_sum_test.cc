@@ -50,8 +50,8 @@ std::optional<float> Fp64Pass(LossKind kind, const ElementParameters& p,
     partial = partial + Partial{term.value, term.bound};
   }
   double value = 0;
-  if (!SettleReduction(&partial, 1, static_cast<int64_t>(inputs.size()), mean, type,
-                       SmoothL1LossFamily::kTermError, &value)) {
+  const int64_t divisor = mean ? static_cast<int64_t>(inputs.size()) : 1;
+  if (!SettleReduction(&partial, 1, divisor, type, SmoothL1LossFamily::kTermError, &value)) {
     return std::nullopt;
   }
   return RoundedTo(value, type);
