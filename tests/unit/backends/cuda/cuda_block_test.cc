@@ -131,6 +131,8 @@ struct Case {
   Layout layout;
   bool fused;               // the one-pass loss and self gradient (kind kLoss)
   bool unweighted = false;  // weight and pos_weight absent
+  double parameter = 0.0;   // the family's attribute and variant (ElementParameters)
+  int variant = 0;
 };
 
 class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
@@ -159,10 +161,9 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // A loss's mean or sum is a total; a gradient of a mean loss is divided by N (the ops plan it
   // as element-wise).
   if (c.kind == LossKind::kLoss && c.reduction != Reduction::kNone) problem.segment = kCount;
-  if ((c.kind == LossKind::kLoss && c.reduction == Reduction::kMean) ||
-      (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous)) {
-    problem.parameters = DividedBy(kCount);
-  }
+  const bool divided = (c.kind == LossKind::kLoss && c.reduction == Reduction::kMean) ||
+                       (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous);
+  problem.parameters = DividedBy(divided ? kCount : 1, c.parameter, c.variant);
   const int64_t row_major[] = {kCols, 1};
   const int64_t column_major[] = {1, kRows};
   const int64_t broadcast_rows[] = {0, 1};
@@ -183,6 +184,9 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
     if ((which == kWeight || which == kPosWeight) && c.unweighted) operand.slot = -1;
     if (which == kPosWeight && probabilities) operand.slot = -1;  // the family has none
+    if (which == kWeight || which == kPosWeight) {  // the smooth L1 family has neither
+      if (c.family == LossFamily::kSmoothL1Loss) operand.slot = -1;
+    }
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
@@ -263,6 +267,26 @@ std::vector<Case> AllCases() {
               cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
                                false, unweighted});
             }
+          }
+        }
+      }
+    }
+  }
+  // The smooth L1 family: every kind, dtype, reduction and layout, both variants, its
+  // attribute's edges (beta 0 is L1; an infinite delta is quadratic everywhere).
+  const struct {
+    double parameter;
+    int variant;
+  } attributes[] = {{1.0, 0}, {0.0, 0}, {0.5, 0}, {1.5, 1}, {HUGE_VAL, 1}};
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (Reduction reduction : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
+      if (kind != LossKind::kLoss && reduction != Reduction::kNone) continue;  // as the ops
+      for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+        for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
+          if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
+          for (const auto& a : attributes) {
+            cases.push_back({LossFamily::kSmoothL1Loss, kind, reduction, type, layout, false, true,
+                             a.parameter, a.variant});
           }
         }
       }
