@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
@@ -275,20 +276,44 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
-LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
+LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count,
+                        LossFamily family = LossFamily::kBceWithLogits, double parameter = 0.0,
+                        int variant = 0) {
   LossProblem problem;
+  problem.family = family;
   problem.kind = kind;
   problem.rank = 1;
   problem.shape[0] = count;
   problem.count = count;
   // As the plans make them: a loss's mean or sum is a total, a gradient's is element-wise.
   if (kind == LossKind::kLoss && reduction != Reduction::kNone) problem.segment = count;
-  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1);
+  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1, parameter, variant);
   for (int which = 0; which <= kOut; ++which) {
     problem.operands[which].slot = which;
     problem.operands[which].strides[0] = which == kOut && reduction != Reduction::kNone ? 0 : 1;
   }
   return problem;
+}
+
+// Runs a total's `problem` on 1, 2, 3 and 8 threads, three times each: the same bits every time.
+void ExpectTheSameTotalOnAnyThreadCount(const LossProblem& problem,
+                                        const TensorAddresses& addresses, const float& out,
+                                        const std::string& what) {
+  std::vector<double> workspace(ReductionWorkspaceBytesFor(problem.count) / sizeof(double));
+  ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  uint32_t reference = 0;
+  for (int threads : {1, 2, 3, 8}) {
+    pool.SetThreads(threads);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
+      const uint32_t bits = BitCast<uint32_t>(out);
+      if (threads == 1 && repeat == 0) reference = bits;
+      EXPECT_EQ(bits, reference) << what << " threads " << threads;
+    }
+  }
+  pool.SetThreads(original);
 }
 
 TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
@@ -301,27 +326,35 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   std::vector<float> g = Values(rng, count, -1.0f, 1.0f, {0.0f});
   float out = 0.0f;
   TensorAddresses addresses{x.data(), t.data(), w.data(), p.data(), g.data(), &out};
-  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
-  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
-  const int original = pool.threads();
-  for (LossKind kind : {LossKind::kLoss}) {  // the gradients never reduce
+  for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {  // the gradients never reduce
+    ExpectTheSameTotalOnAnyThreadCount(FlatProblem(LossKind::kLoss, reduction, count), addresses,
+                                       out,
+                                       "reduction " + std::to_string(static_cast<int>(reduction)));
+  }
+}
+
+// The smooth L1 family's means and sums, both variants: terms over 2^60 of range (some
+// quadratic, most linear), whose fp64 sums depend on their order.
+TEST(RunSmoothL1Determinism, ReductionsAreBitwiseEqualForAnyThreadCount) {
+  const int64_t count = 1'000'003;
+  std::mt19937 rng(8);
+  std::vector<float> x = Values(rng, count, -30.0f, 30.0f, {0.0f, 3e7f, -3e7f, 1e-30f});
+  std::vector<float> t = Values(rng, count, -1.0f, 1.0f, {0.0f, -0.0f, 1.0f});
+  float out = 0.0f;
+  TensorAddresses addresses{x.data(), t.data(), nullptr, nullptr, nullptr, &out};
+  for (const auto& [parameter, variant] :
+       {std::pair{1.0, 0}, std::pair{0.0, 0}, std::pair{double{0.1f}, 0}, std::pair{2.5, 1}}) {
     for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
-      const LossProblem problem = FlatProblem(kind, reduction, count);
-      ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
-      uint32_t reference = 0;
-      for (int threads : {1, 2, 3, 8}) {
-        pool.SetThreads(threads);
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
-          const uint32_t bits = BitCast<uint32_t>(out);
-          if (threads == 1 && repeat == 0) reference = bits;
-          EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "
-                                     << static_cast<int>(reduction) << " threads " << threads;
-        }
-      }
+      LossProblem problem = FlatProblem(LossKind::kLoss, reduction, count,
+                                        LossFamily::kSmoothL1Loss, parameter, variant);
+      problem.operands[kWeight].slot = problem.operands[kPosWeight].slot = -1;
+      problem.operands[kGradOutput].slot = -1;
+      ExpectTheSameTotalOnAnyThreadCount(problem, addresses, out,
+                                         "attribute " + std::to_string(parameter) + " variant " +
+                                             std::to_string(variant) + " reduction " +
+                                             std::to_string(static_cast<int>(reduction)));
     }
   }
-  pool.SetThreads(original);
 }
 
 }  // namespace
