@@ -21,6 +21,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/smooth_l1_loss/cpu/smooth_l1_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -90,6 +91,10 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
   if (family != LossFamily::kBceWithLogits) {  // targets outside [0, 1] too: terms of both signs
     data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, -0.0f, 1.0f, 0.5f, 1.5f, -0.25f, kInf, kNaN});
   }
+  if (family == LossFamily::kSmoothL1Loss) {  // differences of every size around the attributes
+    data.x = Values(rng, count, -4.0f, 4.0f, extreme);
+    data.t = Values(rng, count, -4.0f, 4.0f, {0.0f, -0.0f, 1.0f, 0.5f, -2.5f, 3e-40f, kInf, kNaN});
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -114,10 +119,17 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  if (family == LossFamily::kSmoothL1Loss) {
+    return {EvaluateSmoothL1LossTile, EvaluateSmoothL1LossTileScalar};
+  }
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
-class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, LossKind>> {
+// A family, a kind, and the family's attribute and variant (ElementParameters; 0 where it has
+// none).
+using TileCase = std::tuple<LossFamily, LossKind, double, int>;
+
+class TileEquality : public ::testing::TestWithParam<TileCase> {
  protected:
   LossFamily family() const { return std::get<0>(GetParam()); }
   // Compares the family's tile on the current target with its scalar definition for one setup.
@@ -126,7 +138,8 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
     const LossKind kind = std::get<1>(GetParam());
     sum = sum && kind == LossKind::kLoss;  // these families sum nothing but their loss
     const FamilyTiles tiles = TilesOf(family());
-    const ElementParameters scale = DividedBy(kind == LossKind::kLoss ? 1 : divisor);
+    const ElementParameters scale = DividedBy(kind == LossKind::kLoss ? 1 : divisor,
+                                              std::get<2>(GetParam()), std::get<3>(GetParam()));
     std::vector<uint32_t> simd(count), scalar(count);
     const Partial simd_sum =
         tiles.simd(kind, scale, inputs, count, {simd.data(), out_type}, sum, {});
@@ -143,17 +156,23 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
     }
     int mismatches = 0;
     for (int64_t i = 0; i < count && mismatches < 5; ++i) {
-      bool same;
-      if (out_type == FloatType::kFloat32) {
-        same = SameFloat(BitCast<float>(simd[i]), BitCast<float>(scalar[i]));
-      } else {
-        const auto* a = reinterpret_cast<const uint16_t*>(simd.data());
-        const auto* b = reinterpret_cast<const uint16_t*>(scalar.data());
-        same = SameHalf(a[i], b[i], out_type);
-      }
+      const float a = LoadAs32(simd.data(), out_type, i), b = LoadAs32(scalar.data(), out_type, i);
+      const bool same =
+          out_type == FloatType::kFloat32
+              ? SameFloat(a, b)
+              : SameHalf(reinterpret_cast<const uint16_t*>(simd.data())[i],
+                         reinterpret_cast<const uint16_t*>(scalar.data())[i], out_type);
       if (!same) {
         ++mismatches;
-        ADD_FAILURE() << what << ": element " << i << " differs";
+        const auto input = [&](int which) {
+          const TileOperand& operand = inputs.operand[which];
+          return operand.data == nullptr
+                     ? 1.0f
+                     : LoadAs32(operand.data, operand.StoredAs(), operand.splat ? 0 : i);
+        };
+        ADD_FAILURE() << what << ": element " << i << " differs: " << a << " vs " << b
+                      << " (scalar) for x " << input(kSelf) << ", t " << input(kTarget) << ", g "
+                      << input(kGradOutput);
       }
     }
     // The fused pass: the with-logits family's alone.
@@ -196,7 +215,7 @@ std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, floa
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count, family());
-  const bool logits = family() == LossFamily::kBceWithLogits;
+  const bool logits = family() != LossFamily::kBinaryCrossEntropy;
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
   const auto narrow_of = [&](FloatType type) {
@@ -269,11 +288,28 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, TileEquality,
-    ::testing::Values(std::tuple(LossFamily::kBceWithLogits, LossKind::kLoss),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf)));
+    ::testing::Values(TileCase(LossFamily::kBceWithLogits, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kBceWithLogits, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kBceWithLogits, LossKind::kGradTarget, 0, 0),
+                      TileCase(LossFamily::kBinaryCrossEntropy, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf, 0, 0)));
+
+// The smooth L1 family: every kind, both variants, the attributes' edges (beta 0 is L1; an
+// infinite beta or delta is quadratic everywhere; 0.1f a beta that is no power of two, 2^-460 a
+// delta of Huber's tiny range).
+std::vector<TileCase> SmoothL1TileCases() {
+  std::vector<TileCase> cases;
+  const std::pair<double, int> attributes[] = {{1.0, 0},      {0.0, 0},     {double{0.1f}, 0},
+                                               {HUGE_VAL, 0}, {1.5, 1},     {HUGE_VAL, 1},
+                                               {1e-3, 1},     {0x1p-460, 1}};
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (const auto& [parameter, variant] : attributes) {
+      cases.emplace_back(LossFamily::kSmoothL1Loss, kind, parameter, variant);
+    }
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(SmoothL1, TileEquality, ::testing::ValuesIn(SmoothL1TileCases()));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count,
