@@ -37,7 +37,7 @@ namespace openaclnn::HWY_NAMESPACE {
 // kSmoothL1Reach, plus fp32's half ulp (2^28 fp64 ulps) by which that first rounding moves the
 // value, so that it cannot land on a 16-bit boundary (an fp32 number) on the exact value's other
 // side. Lanes of a vector it leaves open are tested again at kSmoothL1Reach and rounded onto the
-// grid in fp64 (RoundOpen), where no fp32 rounding comes first.
+// grid in fp64 (RoundOpen16), where no fp32 rounding comes first.
 inline constexpr uint64_t kSmoothL1Reach16 = (uint64_t{1} << 28) + 2 * math::kSmoothL1Reach;
 
 // What a kind reads: self and target always (the target gradient too), gradOutput for the
@@ -133,9 +133,8 @@ struct SmoothL1Evaluator
   }
 
   // The step's values rounded to the output type: vectors the bit test settles whole as they are;
-  // in the rest, lane by lane, the bit test or an exact value (`exact_lanes()`, their value
-  // rounded once), the others by the family's Element. kSigned: a gradient, tested by its
-  // magnitude.
+  // in the rest, lane by lane, the bit test or an exact value (`exact_lanes()`, its value rounded
+  // once), the others by the family's Element. kSigned: a gradient, tested by its magnitude.
   template <size_t kStep, bool kSigned, class ExactLanesOp>
   Vectors<kStep> Round(const Wide64<2 * kStep>& value, int64_t i, ExactLanesOp exact_lanes) const {
     const FloatType type = targets.value_type;
@@ -143,65 +142,74 @@ struct SmoothL1Evaluator
     bool open[kStep];
     bool any_open = false;
     for (size_t j = 0; j < kStep; ++j) {
-      open[j] = !BitsSettle<kSigned>(value, j, type, &values[j]);
+      const V64 lower = value.part[2 * j], upper = value.part[2 * j + 1];
+      if (type == FloatType::kFloat32) {
+        values[j] = Narrow(lower, upper);
+        open[j] = !hn::AllTrue(D64(), hn::And(Settles32(lower), Settles32(upper)));
+      } else {
+        open[j] = !SettledOnGrid16<kSigned>(lower, upper, type,
+                                            FarFrom16Boundaries<kSmoothL1Reach16>, &values[j]);
+      }
       any_open = any_open || open[j];
     }
     if (HWY_LIKELY(!any_open)) return values;
     const auto exact = exact_lanes();
     for (size_t j = 0; j < kStep; ++j) {
-      if (open[j]) values[j] = RoundOpen<kSigned>(value, exact, j, i, type);
+      if (!open[j]) continue;
+      const V64 lower = value.part[2 * j], upper = value.part[2 * j + 1];
+      const int64_t at = i + static_cast<int64_t>(j) * Base::kLanes;
+      if (type != FloatType::kFloat32) {
+        values[j] =
+            RoundOpen16<kSigned>(lower, upper, exact.part[2 * j], exact.part[2 * j + 1], at, type);
+        continue;
+      }
+      // fp32: an exact value's conversion is its one rounding, as a far one's is.
+      const auto settled_lower = hn::Or(Settles32(lower), exact.part[2 * j]);
+      const auto settled_upper = hn::Or(Settles32(upper), exact.part[2 * j + 1]);
+      if (hn::AllTrue(D64(), hn::And(settled_lower, settled_upper))) continue;
+      values[j] =
+          this->SettleLanes(kKind, type, LanesOf(settled_lower, settled_upper), at, values[j]);
     }
     return values;
   }
 
-  // Whether the bit test settles every lane of vector j of `value`, and *rounded its rounding.
-  template <bool kSigned, size_t kParts>
-  static bool BitsSettle(const Wide64<kParts>& value, size_t j, FloatType type, V* rounded) {
-    const V64 lower = value.part[2 * j], upper = value.part[2 * j + 1];
-    if (type != FloatType::kFloat32) {
-      return SettledOnGrid16<kSigned>(lower, upper, type, FarFrom16Boundaries<kSmoothL1Reach16>,
-                                      rounded);
-    }
-    *rounded = Narrow(lower, upper);
-    return hn::AllTrue(D64(), hn::And(FarFromBoundaries<24, math::kSmoothL1Reach>(lower),
-                                      FarFromBoundaries<24, math::kSmoothL1Reach>(upper))) &&
-           hn::AllTrue(D(), InNormalRange(kSigned ? hn::Abs(*rounded) : *rounded,
-                                          kFp32LeastNormalBits, kFp32InfinityBits));
+  // Lanes of fp64 v (a value within kSmoothL1Reach fp64 ulps of the exact one) whose conversion
+  // to fp32 is the exact value's rounding: farther than the reach from every rounding boundary of
+  // v's binade (FarFromBoundaries), which is one of fp32's normal binades (|v| from 2^-126, where
+  // the boundaries below are as far apart; to fp32's largest, beyond which it overflows).
+  static hn::Mask<D64> Settles32(V64 v) {
+    const V64 magnitude = hn::Abs(v);
+    const auto normal = hn::And(hn::Ge(magnitude, hn::Set(D64(), 0x1p-126)),
+                                hn::Le(magnitude, hn::Set(D64(), 0x1.fffffep127)));
+    return hn::And(FarFromBoundaries<24, math::kSmoothL1Reach>(v), normal);
   }
 
-  // Vector j of an open step: its value rounded once (correct where it is exact or far from every
-  // boundary), the lanes neither settles by the family's Element.
-  template <bool kSigned, size_t kParts>
-  HWY_NOINLINE V RoundOpen(const Wide64<kParts>& value, const WideMask64<kParts>& exact, size_t j,
-                           int64_t i, FloatType type) const {
-    const V64 lower = value.part[2 * j], upper = value.part[2 * j + 1];
+  // A 16-bit vector (its fp64 halves) the bit test through fp32 left open: its value rounded once
+  // onto the grid in fp64 (correct where it is exact or far from every boundary, now at
+  // kSmoothL1Reach), the lanes neither settles by the family's Element.
+  template <bool kSigned>
+  HWY_NOINLINE V RoundOpen16(V64 lower, V64 upper, hn::Mask<D64> exact_lower,
+                             hn::Mask<D64> exact_upper, int64_t at, FloatType type) const {
     const bool fp16 = type == FloatType::kFloat16;
-    V rounded = Narrow(lower, upper);
-    hn::Mask<D> far;
-    if (type == FloatType::kFloat32) {
-      far = hn::And(LanesOf(FarFromBoundaries<24, math::kSmoothL1Reach>(lower),
-                            FarFromBoundaries<24, math::kSmoothL1Reach>(upper)),
-                    InNormalRange(hn::Abs(rounded), kFp32LeastNormalBits, kFp32InfinityBits));
-    } else {
-      const auto magnitude = [](V64 v) { return kSigned ? hn::Abs(v) : v; };
-      far = hn::And(LanesOf(FarFrom16Boundaries<math::kSmoothL1Reach>(magnitude(lower), fp16),
-                            FarFrom16Boundaries<math::kSmoothL1Reach>(magnitude(upper), fp16)),
-                    InRange16<kSigned>(rounded, type));
-      const Grid grid = GridOf(type);
-      rounded = Narrow(HwyOpsOf<D64>::RoundToGrid(lower, grid.precision, grid.min_exponent),
-                       HwyOpsOf<D64>::RoundToGrid(upper, grid.precision, grid.min_exponent));
-    }
-    const hn::Mask<D> settled = hn::Or(far, LanesOf(exact.part[2 * j], exact.part[2 * j + 1]));
+    const auto magnitude = [](V64 v) { return kSigned ? hn::Abs(v) : v; };
+    const V far = LanesOf(FarFrom16Boundaries<math::kSmoothL1Reach>(magnitude(lower), fp16),
+                          FarFrom16Boundaries<math::kSmoothL1Reach>(magnitude(upper), fp16));
+    const V exact = LanesOf(exact_lower, exact_upper);
+    const hn::Mask<D> settled =
+        hn::Or(hn::And(hn::Ne(far, hn::Zero(D())), InRange16<kSigned>(Narrow(lower, upper), type)),
+               hn::Ne(exact, hn::Zero(D())));
+    const Grid grid = GridOf(type);
+    const V rounded = Narrow(HwyOpsOf<D64>::RoundToGrid(lower, grid.precision, grid.min_exponent),
+                             HwyOpsOf<D64>::RoundToGrid(upper, grid.precision, grid.min_exponent));
     if (hn::AllTrue(D(), settled)) return rounded;
-    return this->SettleLanes(kKind, type, hn::VecFromMask(D(), settled),
-                             i + static_cast<int64_t>(j) * Base::kLanes, rounded);
+    return this->SettleLanes(kKind, type, hn::VecFromMask(D(), settled), at, rounded);
   }
 
-  // The float lanes of two fp64 masks (of the lower and upper half).
-  static hn::Mask<D> LanesOf(hn::Mask<D64> lower, hn::Mask<D64> upper) {
+  // Two fp64 masks (of a float vector's lower and upper half) as a float vector, nonzero in their
+  // lanes (what SettleLanes reads).
+  static V LanesOf(hn::Mask<D64> lower, hn::Mask<D64> upper) {
     const V64 one = hn::Set(D64(), 1.0);
-    return hn::Ne(Narrow(hn::IfThenElseZero(lower, one), hn::IfThenElseZero(upper, one)),
-                  hn::Zero(D()));
+    return Narrow(hn::IfThenElseZero(lower, one), hn::IfThenElseZero(upper, one));
   }
 };
 
