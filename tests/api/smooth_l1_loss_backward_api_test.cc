@@ -33,19 +33,17 @@ TEST(SmoothL1LossBackwardCann, NullTensorsAre161001) {
   const Shape empty{1, 0, 4, 1};
   Tensors t(empty, empty, empty, empty);
   const Call call = t.Args(0);
+  const struct {
+    const aclTensor* Call::*member;
+    const char* name;
+  } inputs[] = {{&Call::grad, "gradOut"}, {&Call::self, "self"}, {&Call::target, "target"}};
+  for (const auto& input : inputs) {
+    Call missing = call;
+    missing.*input.member = nullptr;
+    EXPECT_EQ(Plan(missing), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_TRUE(ErrorMentions(std::string("got null for argument ") + input.name + "."));
+  }
   Call missing = call;
-  missing.grad = nullptr;
-  EXPECT_EQ(Plan(missing), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_TRUE(ErrorMentions("got null for argument gradOut."));
-  missing = call;
-  missing.self = nullptr;
-  EXPECT_EQ(Plan(missing), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_TRUE(ErrorMentions("got null for argument self."));
-  missing = call;
-  missing.target = nullptr;
-  EXPECT_EQ(Plan(missing), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_TRUE(ErrorMentions("got null for argument target."));
-  missing = call;
   missing.out = nullptr;
   EXPECT_EQ(Plan(missing), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument gradInput."));
