@@ -242,6 +242,12 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   }
 }
 
+// The smooth L1 family's attributes (ElementParameters' parameter and variant) the cases take.
+constexpr struct {
+  double parameter;
+  int variant;
+} kSmoothL1Attributes[] = {{1.0, 0}, {0.0, 0}, {0.5, 0}, {1.5, 1}, {HUGE_VAL, 1}};
+
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
   constexpr LossFamily kWithLogits = LossFamily::kBceWithLogits;
@@ -261,32 +267,18 @@ std::vector<Case> AllCases() {
             cases.push_back({kWithLogits, kind, reduction, type, layout, false, true});
             cases.push_back({kWithLogits, kind, reduction, type, layout, true, true});
           }
+          // The smooth L1 family, both variants, the attribute's edges (beta 0 is L1; an
+          // infinite delta is quadratic everywhere).
+          for (const auto& a : kSmoothL1Attributes) {
+            cases.push_back({LossFamily::kSmoothL1Loss, kind, reduction, type, layout, false, true,
+                             a.parameter, a.variant});
+          }
           // The binary cross entropy family: its loss and self gradient, weighted or not.
           if (kind != LossKind::kGradTarget) {
             for (bool unweighted : {false, true}) {
               cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
                                false, unweighted});
             }
-          }
-        }
-      }
-    }
-  }
-  // The smooth L1 family: every kind, dtype, reduction and layout, both variants, its
-  // attribute's edges (beta 0 is L1; an infinite delta is quadratic everywhere).
-  const struct {
-    double parameter;
-    int variant;
-  } attributes[] = {{1.0, 0}, {0.0, 0}, {0.5, 0}, {1.5, 1}, {HUGE_VAL, 1}};
-  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
-    for (Reduction reduction : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
-      if (kind != LossKind::kLoss && reduction != Reduction::kNone) continue;  // as the ops
-      for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
-        for (Layout layout : {Layout::kContiguous, Layout::kTransposedSelf, Layout::kStridedOut}) {
-          if (layout == Layout::kStridedOut && reduction != Reduction::kNone) continue;
-          for (const auto& a : attributes) {
-            cases.push_back({LossFamily::kSmoothL1Loss, kind, reduction, type, layout, false, true,
-                             a.parameter, a.variant});
           }
         }
       }
