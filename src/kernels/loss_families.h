@@ -24,6 +24,7 @@
 #include "losses/kl_div/kl_div_family.h"
 #include "losses/l1_loss/l1_loss_family.h"
 #include "losses/mse_loss/mse_loss_family.h"
+#include "losses/smooth_l1_loss/smooth_l1_loss_family.h"
 
 namespace openaclnn {
 
@@ -42,6 +43,8 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(KlDivFamily{});
     case LossFamily::kMseLoss:
       return visit(MseLossFamily{});
+    case LossFamily::kSmoothL1Loss:
+      return visit(SmoothL1LossFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
@@ -54,7 +57,8 @@ inline constexpr uint64_t kEveryFamilyKernelOps = 0                          // 
                                                   | kBinaryCrossEntropyKernelOps  //
                                                   | kL1LossKernelOps              //
                                                   | kKlDivKernelOps               //
-                                                  | kMseLossKernelOps;
+                                                  | kMseLossKernelOps             //
+                                                  | kSmoothL1LossKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

@@ -35,6 +35,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, LossFamily::kBinar
 static_assert(FamilyIs(OPENACLNN_FAMILY_L1_LOSS, LossFamily::kL1Loss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_KL_DIV, LossFamily::kKlDiv));
 static_assert(FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss));
+static_assert(FamilyIs(OPENACLNN_FAMILY_SMOOTH_L1_LOSS, LossFamily::kSmoothL1Loss));
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -77,7 +78,11 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kKlDivTargetBackwardOp,
                                         &kMseLossOp,
                                         &kMseLossOutOp,
-                                        &kMseLossBackwardOp};
+                                        &kMseLossBackwardOp,
+                                        &kSmoothL1LossOp,
+                                        &kSmoothL1LossBackwardOp,
+                                        &kHuberLossOp,
+                                        &kHuberLossBackwardOp};
 
 }  // namespace
 

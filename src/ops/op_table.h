@@ -99,5 +99,9 @@ extern const OpDescriptor kKlDivTargetBackwardOp;
 extern const OpDescriptor kMseLossOp;
 extern const OpDescriptor kMseLossOutOp;
 extern const OpDescriptor kMseLossBackwardOp;
+extern const OpDescriptor kSmoothL1LossOp;
+extern const OpDescriptor kSmoothL1LossBackwardOp;
+extern const OpDescriptor kHuberLossOp;
+extern const OpDescriptor kHuberLossBackwardOp;
 
 }  // namespace openaclnn

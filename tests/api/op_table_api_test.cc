@@ -8,6 +8,7 @@
 
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
 #include "op_tester.h"
 
 extern "C" int OutputsSeenFromC(const char* api);
@@ -16,6 +17,7 @@ namespace openaclnn::testing {
 namespace {
 
 constexpr double kOne = 1.0;
+constexpr double kPointThree = 0.3;
 
 std::vector<const openaclnnOpDescriptor*> AllOps() {
   std::vector<const openaclnnOpDescriptor*> ops;
@@ -37,7 +39,11 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnKlDivTargetBackward",
                                           "aclnnMseLoss",
                                           "aclnnMseLossOut",
-                                          "aclnnMseLossBackward"};
+                                          "aclnnMseLossBackward",
+                                          "aclnnSmoothL1Loss",
+                                          "aclnnSmoothL1LossBackward",
+                                          "openaclnnHuberLoss",
+                                          "openaclnnHuberLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -95,7 +101,11 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnKlDivTargetBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_TARGET},
       {"aclnnMseLoss", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
       {"aclnnMseLossOut", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
-      {"aclnnMseLossBackward", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_GRAD_SELF}};
+      {"aclnnMseLossBackward", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnSmoothL1Loss", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnSmoothL1LossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"openaclnnHuberLoss", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_LOSS},
+      {"openaclnnHuberLossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -174,6 +184,61 @@ TEST(OpTable, AttributesReachTheOpAsItsNamedApiTakesThem) {
               ACLNN_SUCCESS);
     EXPECT_EQ(by_table.Bytes(), by_name.Bytes()) << log_target;
   }
+}
+
+// The smooth L1 family: its attribute rows (beta a float, delta a double; torch's defaults), and
+// outputs of the inputs' broadcast shape.
+TEST(OpTable, ListsTheSmoothL1FamilysAttributes) {
+  const struct {
+    const char* api;
+    openaclnnOpKind kind;
+    const char* attribute;
+    openaclnnAttributeType type;
+  } expected[] = {
+      {"aclnnSmoothL1Loss", OPENACLNN_OP_LOSS, "beta", OPENACLNN_ATTRIBUTE_FLOAT},
+      {"aclnnSmoothL1LossBackward", OPENACLNN_OP_GRAD_SELF, "beta", OPENACLNN_ATTRIBUTE_FLOAT},
+      {"openaclnnHuberLoss", OPENACLNN_OP_LOSS, "delta", OPENACLNN_ATTRIBUTE_DOUBLE},
+      {"openaclnnHuberLossBackward", OPENACLNN_OP_GRAD_SELF, "delta", OPENACLNN_ATTRIBUTE_DOUBLE}};
+  for (const auto& e : expected) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
+    ASSERT_NE(op, nullptr) << e.api;
+    EXPECT_EQ(op->family, OPENACLNN_FAMILY_SMOOTH_L1_LOSS) << e.api;
+    EXPECT_EQ(op->kind, e.kind) << e.api;
+    ASSERT_EQ(op->attributeCount, 1u) << e.api;
+    EXPECT_STREQ(op->attributes[0].name, e.attribute);
+    EXPECT_EQ(op->attributes[0].type, e.type);
+    EXPECT_EQ(op->attributes[0].defaultValue, 1.0);
+    const openaclnnOperand& out = op->operands[op->operandCount - 1];
+    EXPECT_EQ(out.shapeOf, OPENACLNN_SHAPE_OF_INPUTS) << e.api;
+    EXPECT_EQ(out.reduced,
+              e.kind == OPENACLNN_OP_LOSS ? OPENACLNN_REDUCED_TO_ONE : OPENACLNN_REDUCED_NEVER);
+  }
+}
+
+// The listing's attributes are the named API's: a float beta narrowed as the C API's float,
+// NULL taking the default.
+TEST(OpTable, AttributesReachTheKernelsAsTheNamedApisDo) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp("aclnnSmoothL1Loss");
+  ASSERT_NE(op, nullptr);
+  DeviceTensor self({4}, ACL_FLOAT, {0.1f, -0.7f, 2, 0}), target({4}, ACL_FLOAT, {}),
+      by_table({4}, ACL_FLOAT, {}), by_name({4}, ACL_FLOAT, {});
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclTensor* operands[] = {self.get(), target.get(), by_table.get()};
+  for (const double* beta : {static_cast<const double*>(nullptr), &kPointThree}) {
+    ASSERT_EQ(op->getWorkspaceSize(operands, 0, beta, &workspace, &executor), ACLNN_SUCCESS);
+    ASSERT_EQ(LaunchAndWait(op->launch, workspace, executor), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnSmoothL1LossGetWorkspaceSize(self.get(), target.get(), 0,
+                                                beta == nullptr ? 1.0f : 0.3f, by_name.get(),
+                                                &workspace, &executor),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(LaunchAndWait(aclnnSmoothL1Loss, workspace, executor), ACLNN_SUCCESS);
+    EXPECT_EQ(by_table.Bytes(), by_name.Bytes());
+  }
+  const double negative = -0.5;
+  EXPECT_EQ(op->getWorkspaceSize(operands, 0, &negative, &workspace, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(ErrorMentions("aclnnSmoothL1Loss: beta is -0.5"));
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {

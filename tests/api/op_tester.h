@@ -247,6 +247,24 @@ class AclEnvironment : public ::testing::Environment {
   static inline aclrtStream stream = nullptr;
 };
 
+// Every op's phase 2 (aclnnXxx).
+using LaunchFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+// Phase 2 of an executor a successful phase 1 made: a workspace of the size it asked for, the
+// launch on the test program's stream, and a wait for the stream.
+inline aclnnStatus LaunchAndWait(LaunchFunction launch, uint64_t workspace_size,
+                                 aclOpExecutor* executor) {
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  const aclnnStatus status = launch(workspace, workspace_size, executor, AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
 // Both phases of an op and a sync: `plan(&workspace_size, &executor)` is its GetWorkspaceSize,
 // `launch` its phase 2 (the workspace is allocated between them). Returns the first failing
 // status.
@@ -301,7 +319,6 @@ inline int64_t BroadcastIndex(const std::vector<int64_t>& into, const std::vecto
   return index;
 }
 
-// The recent error text, which must exist after a failure and name `word`.
 // `values` written into `tensor`'s storage as its dtype, infinities and NaN (with their sign)
 // included, which the test tensors' own encoders do not carry for fp16/bf16.
 inline void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
@@ -339,6 +356,7 @@ inline std::vector<int64_t> ReadInt64(const DeviceTensor& tensor) {
   return values;
 }
 
+// The recent error text, which must exist after a failure and name `word`.
 inline ::testing::AssertionResult ErrorMentions(const std::string& word) {
   const std::string text = aclGetRecentErrMsg();
   if (text.find(word) != std::string::npos) return ::testing::AssertionSuccess();

@@ -5,8 +5,10 @@ Usage: check_examples.py EXAMPLES_DIR
 """
 import math
 import re
+import struct
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 
@@ -37,6 +39,28 @@ def probability_gradient(g, x, t, w=1.0):
 
 def kl_div(x, t):
     return 0.0 if t == 0 else t * (math.log(t) - x)
+def smooth_l1(x, t, beta):
+    """The smooth L1 loss of exact inputs, exactly (beta = 0 is L1)."""
+    d = abs(Fraction(x) - Fraction(t))
+    return d * d / (2 * Fraction(beta)) if d < beta else d - Fraction(beta) / 2
+
+
+def smooth_l1_gradient(g, x, t, beta):
+    d = Fraction(x) - Fraction(t)
+    if abs(d) < beta:
+        return Fraction(g) * d / Fraction(beta)
+    return Fraction(g) * ((d > 0) - (d < 0))
+
+
+def huber(x, t, delta):
+    d = abs(Fraction(x) - Fraction(t))
+    return d * d / 2 if d < delta else Fraction(delta) * (d - Fraction(delta) / 2)
+
+
+def printed_digits(exact, dtype=np.float32):
+    """How the samples print a result: %f of the exact value rounded once to dtype (every value
+    here is exact in a double, so the double's rounding to dtype is that one rounding)."""
+    return "%f" % float(dtype(float(exact)))
 
 
 def printed(directory, name):
@@ -117,6 +141,34 @@ def main():
         out, got = printed(directory, name)
         check(name, got, values, tolerance=0)
         assert out == "".join("result[%d] is: %f\n" % (i, v) for i, v in enumerate(values)), out
+    check_smooth_l1_family(directory)
+
+
+def check_smooth_l1_family(directory):
+    # CANN's SmoothL1Loss sample: fp16 [2,2,7,7] tensors over the bytes of float 1.0s (halves of
+    # 0 and 1.875 in turn, self and target alike), none, beta 1; its fp16 result's block read
+    # back as 196 floats: the losses' halves, then the bytes the op did not write (float 1.0s).
+    block = struct.pack("<196f", *[1.0] * 196)
+    halves = np.frombuffer(block[:392], dtype=np.float16)
+    losses = np.array([float(smooth_l1(float(h), float(h), 1)) for h in halves], np.float16)
+    read_back = np.frombuffer(losses.tobytes() + block[392:], dtype=np.float32)
+    expected = ["%f" % v for v in read_back]
+    out, _ = printed(directory, "smooth_l1_loss")
+    assert re.findall(r"is: (-?[0-9.]+)", out) == expected, ("smooth_l1_loss", out)
+    print("smooth_l1_loss: %d values print CANN's sample's digits" % len(expected))
+
+    # CANN's SmoothL1LossBackward sample: fp32 [4,2], gradOut 1, self 0..7, target 1, none,
+    # beta 1; and the Huber extension's: self [-3, -1.5, -0.5, 0, 0.25, 1, 2, 4.1f], target 0,
+    # none, delta 1.5.
+    x = f32([-3, -1.5, -0.5, 0, 0.25, 1, 2, 4.1])
+    for name, values in (
+            ("smooth_l1_loss_backward",
+             [smooth_l1_gradient(1, v, 1, 1) for v in range(8)]),
+            ("huber_loss", [huber(v, 0, 1.5) for v in x])):
+        out, _ = printed(directory, name)
+        expected = [printed_digits(v) for v in values]
+        assert re.findall(r"is: (-?[0-9.]+)", out) == expected, (name, out, expected)
+        print("%s: %d values print the correctly rounded digits" % (name, len(expected)))
 
 
 if __name__ == "__main__":

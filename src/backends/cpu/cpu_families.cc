@@ -9,6 +9,7 @@
 #include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 #include "losses/mse_loss/cpu/mse_loss_tile.h"
+#include "losses/smooth_l1_loss/cpu/smooth_l1_loss_tile.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -27,6 +28,8 @@ template <>
 constexpr auto kTileOf<KlDivFamily> = EvaluateKlDivTile;
 template <>
 constexpr auto kTileOf<MseLossFamily> = EvaluateMseLossTile;
+template <>
+constexpr auto kTileOf<SmoothL1LossFamily> = EvaluateSmoothL1LossTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {

@@ -67,6 +67,22 @@ HWY_INLINE hn::Mask<hn::ScalableTag<float>> InNormalRange(hn::Vec<hn::ScalableTa
                                     hn::Set(du, limit_bits - (least_bits + 1))));
 }
 
+// Lanes of the fp32 rounding r of a 16-bit loss value that lie in the range of its bit test: fp16,
+// any r >= +0 below the limit (FarFrom16Boundaries takes fp16's subnormal grid too); bf16, fp32's
+// normal range up to 2^100. kSigned: r of either sign, by its magnitude, a zero included (exact:
+// its bound is a fraction of it).
+template <bool kSigned = false>
+HWY_INLINE hn::Mask<D> InRange16(hn::Vec<hn::ScalableTag<float>> r, FloatType type) {
+  const auto magnitude = kSigned ? hn::Abs(r) : r;
+  const hn::RebindToUnsigned<D> du;
+  auto in_range =
+      type == FloatType::kFloat16
+          ? hn::RebindMask(D(), hn::Lt(hn::BitCast(du, magnitude), hn::Set(du, kFp16LimitBits)))
+          : InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits);
+  if constexpr (kSigned) in_range = hn::Or(in_range, hn::Eq(magnitude, hn::Zero(D())));
+  return in_range;
+}
+
 // The bit test of a 16-bit loss value (`far`: FarFrom16Boundaries, InNormalRange) lane by lane, and
 // where it settles *rounded its rounding onto the type's grid, through fp32 (a value that far from
 // the grid's boundaries cannot cross one by rounding to fp32 first). kSigned: values of either
@@ -77,14 +93,7 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
                                 hn::Vec<hn::ScalableTag<float>>* rounded) {
   const hn::Half<D> dh;
   const auto r = hn::Combine(D(), hn::DemoteTo(dh, upper), hn::DemoteTo(dh, lower));
-  const auto magnitude = kSigned ? hn::Abs(r) : r;
   const bool fp16 = type == FloatType::kFloat16;
-  // fp16: any r >= +0 below the limit (FarFrom16Boundaries takes fp16's subnormal grid too).
-  const hn::RebindToUnsigned<D> du;
-  auto in_range =
-      fp16 ? hn::RebindMask(D(), hn::Lt(hn::BitCast(du, magnitude), hn::Set(du, kFp16LimitBits)))
-           : InNormalRange(magnitude, kFp32LeastNormalBits, kBf16LimitBits);
-  if constexpr (kSigned) in_range = hn::Or(in_range, hn::Eq(magnitude, hn::Zero(D())));
   const Grid grid = GridOf(type);
   *rounded = HwyOpsOf<D>::RoundToGrid(r, grid.precision, grid.min_exponent);
   if constexpr (kSigned) {
@@ -92,7 +101,7 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
     upper = hn::Abs(upper);
   }
   return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
-         hn::AllTrue(D(), in_range);
+         hn::AllTrue(D(), InRange16<kSigned>(r, type));
 }
 // Lanes of fp64 v farther than kReach fp64 ulps from every rounding boundary of fp16 (`fp16`) or
 // bf16: FarFromBoundaries, fp16 on its subnormal grid too (OntoFp16NormalGrid), so tiny losses

@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
@@ -23,6 +24,7 @@
 #include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 #include "losses/mse_loss/cpu/mse_loss_tile.h"
+#include "losses/smooth_l1_loss/cpu/smooth_l1_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -108,6 +110,10 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
       data.t[i] = i % 2 == 0 ? std::nextafter(data.x[i], 0.0f) : data.x[i] * 0x1p-40f;
     }
   }
+  if (family == LossFamily::kSmoothL1Loss) {  // differences of every size around the attributes
+    data.x = Values(rng, count, -4.0f, 4.0f, extreme);
+    data.t = Values(rng, count, -4.0f, 4.0f, {0.0f, -0.0f, 1.0f, 0.5f, -2.5f, 3e-40f, kInf, kNaN});
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -135,11 +141,17 @@ FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
   if (family == LossFamily::kKlDiv) return {EvaluateKlDivTile, EvaluateKlDivTileScalar};
   if (family == LossFamily::kMseLoss) return {EvaluateMseLossTile, EvaluateMseLossTileScalar};
+  if (family == LossFamily::kSmoothL1Loss) {
+    return {EvaluateSmoothL1LossTile, EvaluateSmoothL1LossTileScalar};
+  }
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
-// (family, kind, variant: the KL divergence's log targets).
-class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, LossKind, int>> {
+// A family, a kind, and the family's attribute and variant (ElementParameters; 0 where it has
+// none).
+using TileCase = std::tuple<LossFamily, LossKind, double, int>;
+
+class TileEquality : public ::testing::TestWithParam<TileCase> {
  protected:
   LossFamily family() const { return std::get<0>(GetParam()); }
   // Compares the family's tile on the current target with its scalar definition for one setup.
@@ -150,8 +162,8 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
     // the other families nothing but their loss.
     sum = sum && (kind == LossKind::kLoss || family() == LossFamily::kKlDiv);
     const FamilyTiles tiles = TilesOf(family());
-    const ElementParameters scale =
-        DividedBy(kind == LossKind::kLoss ? 1 : divisor, 0.0, std::get<2>(GetParam()));
+    const ElementParameters scale = DividedBy(kind == LossKind::kLoss ? 1 : divisor,
+                                              std::get<2>(GetParam()), std::get<3>(GetParam()));
     std::vector<uint32_t> simd(count), scalar(count);
     const Partial simd_sum =
         tiles.simd(kind, scale, inputs, count, {simd.data(), out_type}, sum, {});
@@ -168,17 +180,23 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
     }
     int mismatches = 0;
     for (int64_t i = 0; i < count && mismatches < 5; ++i) {
-      bool same;
-      if (out_type == FloatType::kFloat32) {
-        same = SameFloat(BitCast<float>(simd[i]), BitCast<float>(scalar[i]));
-      } else {
-        const auto* a = reinterpret_cast<const uint16_t*>(simd.data());
-        const auto* b = reinterpret_cast<const uint16_t*>(scalar.data());
-        same = SameHalf(a[i], b[i], out_type);
-      }
+      const float a = LoadAs32(simd.data(), out_type, i), b = LoadAs32(scalar.data(), out_type, i);
+      const bool same =
+          out_type == FloatType::kFloat32
+              ? SameFloat(a, b)
+              : SameHalf(reinterpret_cast<const uint16_t*>(simd.data())[i],
+                         reinterpret_cast<const uint16_t*>(scalar.data())[i], out_type);
       if (!same) {
         ++mismatches;
-        ADD_FAILURE() << what << ": element " << i << " differs";
+        const auto input = [&](int which) {
+          const TileOperand& operand = inputs.operand[which];
+          return operand.data == nullptr
+                     ? 1.0f
+                     : LoadAs32(operand.data, operand.StoredAs(), operand.splat ? 0 : i);
+        };
+        ADD_FAILURE() << what << ": element " << i << " differs: " << a << " vs " << b
+                      << " (scalar) for x " << input(kSelf) << ", t " << input(kTarget) << ", g "
+                      << input(kGradOutput);
       }
     }
     // The fused pass: the with-logits family's alone.
@@ -333,24 +351,42 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, TileEquality,
-    ::testing::Values(std::tuple(LossFamily::kBceWithLogits, LossKind::kLoss, 0),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf, 0),
-                      std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget, 0),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss, 0),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf, 0),
-                      std::tuple(LossFamily::kL1Loss, LossKind::kLoss, 0),
-                      std::tuple(LossFamily::kL1Loss, LossKind::kGradSelf, 0),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kLoss, 0),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kGradSelf, 0),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 0),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kLoss, 1),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kGradSelf, 1),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 1),
-                      std::tuple(LossFamily::kMseLoss, LossKind::kLoss, 0),
-                      std::tuple(LossFamily::kMseLoss, LossKind::kGradSelf, 0)));
+    ::testing::Values(TileCase(LossFamily::kBceWithLogits, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kBceWithLogits, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kBceWithLogits, LossKind::kGradTarget, 0, 0),
+                      TileCase(LossFamily::kBinaryCrossEntropy, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kL1Loss, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kL1Loss, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kKlDiv, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kKlDiv, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kKlDiv, LossKind::kGradTarget, 0, 0),
+                      TileCase(LossFamily::kKlDiv, LossKind::kLoss, 0, 1),
+                      TileCase(LossFamily::kKlDiv, LossKind::kGradSelf, 0, 1),
+                      TileCase(LossFamily::kKlDiv, LossKind::kGradTarget, 0, 1),
+                      TileCase(LossFamily::kMseLoss, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kMseLoss, LossKind::kGradSelf, 0, 0)));
+
+// The smooth L1 family: every kind, both variants, the attributes' edges (beta 0 is L1; an
+// infinite beta or delta is quadratic everywhere; 0.1f a beta that is no power of two, 2^-460 a
+// delta of Huber's tiny range).
+std::vector<TileCase> SmoothL1TileCases() {
+  std::vector<TileCase> cases;
+  const std::pair<double, int> attributes[] = {{1.0, 0},      {0.0, 0},     {double{0.1f}, 0},
+                                               {HUGE_VAL, 0}, {1.5, 1},     {HUGE_VAL, 1},
+                                               {1e-3, 1},     {0x1p-460, 1}};
+  for (LossKind kind : {LossKind::kLoss, LossKind::kGradSelf, LossKind::kGradTarget}) {
+    for (const auto& [parameter, variant] : attributes) {
+      cases.emplace_back(LossFamily::kSmoothL1Loss, kind, parameter, variant);
+    }
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(SmoothL1, TileEquality, ::testing::ValuesIn(SmoothL1TileCases()));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
-LossProblem FlatProblem(LossFamily family, LossKind kind, Reduction reduction, int64_t count) {
+LossProblem FlatProblem(LossFamily family, LossKind kind, Reduction reduction, int64_t count,
+                        double parameter = 0.0, int variant = 0) {
   LossProblem problem;
   problem.family = family;
   problem.kind = kind;
@@ -359,12 +395,33 @@ LossProblem FlatProblem(LossFamily family, LossKind kind, Reduction reduction, i
   problem.count = count;
   // As the plans make them: a loss's mean or sum is a total, a gradient's is element-wise.
   if (kind == LossKind::kLoss && reduction != Reduction::kNone) problem.segment = count;
-  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1);
+  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1, parameter, variant);
   for (int which = 0; which <= kOut; ++which) {
     problem.operands[which].slot = which;
     problem.operands[which].strides[0] = which == kOut && reduction != Reduction::kNone ? 0 : 1;
   }
   return problem;
+}
+
+// Runs a total's `problem` on 1, 2, 3 and 8 threads, three times each: the same bits every time.
+void ExpectTheSameTotalOnAnyThreadCount(const LossProblem& problem,
+                                        const TensorAddresses& addresses, const float& out,
+                                        const std::string& what) {
+  std::vector<double> workspace(ReductionWorkspaceBytesFor(problem.count) / sizeof(double));
+  ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  uint32_t reference = 0;
+  for (int threads : {1, 2, 3, 8}) {
+    pool.SetThreads(threads);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
+      const uint32_t bits = BitCast<uint32_t>(out);
+      if (threads == 1 && repeat == 0) reference = bits;
+      EXPECT_EQ(bits, reference) << what << " threads " << threads;
+    }
+  }
+  pool.SetThreads(original);
 }
 
 TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
@@ -398,7 +455,30 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
       }
     }
   }
-  pool.SetThreads(original);
+}
+
+// The smooth L1 family's means and sums, both variants: terms over 2^60 of range (some
+// quadratic, most linear), whose fp64 sums depend on their order.
+TEST(RunSmoothL1Determinism, ReductionsAreBitwiseEqualForAnyThreadCount) {
+  const int64_t count = 1'000'003;
+  std::mt19937 rng(8);
+  std::vector<float> x = Values(rng, count, -30.0f, 30.0f, {0.0f, 3e7f, -3e7f, 1e-30f});
+  std::vector<float> t = Values(rng, count, -1.0f, 1.0f, {0.0f, -0.0f, 1.0f});
+  float out = 0.0f;
+  TensorAddresses addresses{x.data(), t.data(), nullptr, nullptr, nullptr, &out};
+  for (const auto& [parameter, variant] :
+       {std::pair{1.0, 0}, std::pair{0.0, 0}, std::pair{double{0.1f}, 0}, std::pair{2.5, 1}}) {
+    for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
+      LossProblem problem = FlatProblem(LossFamily::kSmoothL1Loss, LossKind::kLoss, reduction,
+                                        count, parameter, variant);
+      problem.operands[kWeight].slot = problem.operands[kPosWeight].slot = -1;
+      problem.operands[kGradOutput].slot = -1;
+      ExpectTheSameTotalOnAnyThreadCount(problem, addresses, out,
+                                         "attribute " + std::to_string(parameter) + " variant " +
+                                             std::to_string(variant) + " reduction " +
+                                             std::to_string(static_cast<int>(reduction)));
+    }
+  }
 }
 
 // The KL divergence's totals (mean, sum, batchmean) and its gradients summed back into [rows]

@@ -149,6 +149,7 @@ struct Case {
   bool unweighted = false;  // weight and pos_weight absent
   int variant = 0;          // ElementParameters::variant (the KL divergence's log targets)
   int64_t divisor = 0;      // a gradient's divisor where not the default (0)
+  double parameter = 0.0;   // the family's attribute (ElementParameters)
 };
 
 class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
@@ -192,6 +193,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   }
   if (c.reduction == Reduction::kBatchMean) problem.parameters = DividedBy(kRows);
   if (c.divisor != 0) problem.parameters = DividedBy(c.divisor);
+  problem.parameters.parameter = c.parameter;
   problem.parameters.variant = c.variant;
   const int64_t row_major[] = {kCols, 1};
   const int64_t column_major[] = {1, kRows};
@@ -222,6 +224,9 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
     if ((which == kWeight || which == kPosWeight) && !weighted) operand.slot = -1;
     if (which == kPosWeight && probabilities) operand.slot = -1;  // the family has none
+    if (which == kWeight || which == kPosWeight) {  // the smooth L1 family has neither
+      if (c.family == LossFamily::kSmoothL1Loss) operand.slot = -1;
+    }
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
@@ -280,6 +285,12 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   }
 }
 
+// The smooth L1 family's attributes (ElementParameters' parameter and variant) the cases take.
+constexpr struct {
+  double parameter;
+  int variant;
+} kSmoothL1Attributes[] = {{1.0, 0}, {0.0, 0}, {0.5, 0}, {1.5, 1}, {HUGE_VAL, 1}};
+
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
   constexpr LossFamily kWithLogits = LossFamily::kBceWithLogits;
@@ -298,6 +309,12 @@ std::vector<Case> AllCases() {
           if (kind == LossKind::kLoss && reduction != Reduction::kNone) {
             cases.push_back({kWithLogits, kind, reduction, type, layout, false, true});
             cases.push_back({kWithLogits, kind, reduction, type, layout, true, true});
+          }
+          // The smooth L1 family, both variants, the attribute's edges (beta 0 is L1; an
+          // infinite delta is quadratic everywhere).
+          for (const auto& a : kSmoothL1Attributes) {
+            cases.push_back({LossFamily::kSmoothL1Loss, kind, reduction, type, layout, false, true,
+                             a.variant, 0, a.parameter});
           }
           // The binary cross entropy family: its loss and self gradient, weighted or not.
           if (kind != LossKind::kGradTarget) {
