@@ -117,33 +117,6 @@ inline std::vector<float> Spread(int64_t count, float low, float high, float ste
   return values;
 }
 
-inline int64_t CountOf(const Shape& shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
-  return count;
-}
-
-// The element of a tensor of shape `from` that element i of its broadcast to `to` reads.
-inline int64_t BroadcastIndex(const Shape& from, const Shape& to, int64_t i) {
-  int64_t index = 0, stride = 1;
-  for (size_t back = 0; back < to.size() && back < from.size(); ++back) {
-    const int64_t dim = to[to.size() - 1 - back], size = from[from.size() - 1 - back];
-    if (size != 1) index += (i % dim) * stride;
-    i /= dim;
-    stride *= size;
-  }
-  return index;
-}
-
-inline Shape Broadcast(Shape a, const Shape& b) {
-  if (a.size() < b.size()) a.insert(a.begin(), b.size() - a.size(), 1);
-  for (size_t k = 0; k < b.size(); ++k) {
-    int64_t& dim = a[a.size() - b.size() + k];
-    if (dim == 1) dim = b[k];
-  }
-  return a;
-}
-
 // A contiguous input: its shape, dtype and values (rounded to the dtype as they are stored).
 struct Operand {
   Shape shape;
@@ -163,17 +136,17 @@ struct ValueCase {
 // The results of `c` by the reference: one per element of the broadcast shape, or one total.
 inline std::vector<long double> Expected(const ValueCase& c, const std::vector<float>& g,
                                          const std::vector<float>& x, const std::vector<float>& t) {
-  const Shape pair = Broadcast(c.self.shape, c.target.shape);
-  const Shape all = IsBackward(c.api) ? Broadcast(c.grad.shape, pair) : pair;
-  const long double n = static_cast<long double>(CountOf(pair));  // the mean's N (D4)
+  const Shape pair = BroadcastShapeOf(c.self.shape, c.target.shape);
+  const Shape all = IsBackward(c.api) ? BroadcastShapeOf(c.grad.shape, pair) : pair;
+  const long double n = static_cast<long double>(ElementCount(pair));  // the mean's N (D4)
   const long double a = IsHuber(c.api) ? c.attribute : static_cast<float>(c.attribute);
   std::vector<long double> results;
   long double total = 0;
-  for (int64_t i = 0; i < CountOf(all); ++i) {
-    const float xi = x[BroadcastIndex(c.self.shape, all, i)];
-    const float ti = t[BroadcastIndex(c.target.shape, all, i)];
+  for (int64_t i = 0; i < ElementCount(all); ++i) {
+    const float xi = x[BroadcastIndex(all, c.self.shape, i)];
+    const float ti = t[BroadcastIndex(all, c.target.shape, i)];
     if (IsBackward(c.api)) {
-      const float gi = g[BroadcastIndex(c.grad.shape, all, i)];
+      const float gi = g[BroadcastIndex(all, c.grad.shape, i)];
       const long double value = ExactGradient(c.api, gi, xi, ti, a);
       results.push_back(c.reduction == 1 ? value / n : value);
     } else if (c.reduction == 0) {
@@ -196,8 +169,8 @@ inline void ExpectCorrectlyRounded(const ValueCase& c) {
   const bool backward = IsBackward(c.api);
   DeviceTensor self = tensor(c.self), target = tensor(c.target);
   DeviceTensor grad = backward ? tensor(c.grad) : DeviceTensor(Shape{}, ACL_FLOAT, {});
-  const Shape pair = Broadcast(c.self.shape, c.target.shape);
-  const Shape all = backward ? Broadcast(c.grad.shape, pair) : pair;
+  const Shape pair = BroadcastShapeOf(c.self.shape, c.target.shape);
+  const Shape all = backward ? BroadcastShapeOf(c.grad.shape, pair) : pair;
   DeviceTensor out(backward || c.reduction == 0 ? all : Shape{}, c.out_dtype, {});
   ASSERT_EQ(
       RunOp({c.api, grad.get(), self.get(), target.get(), c.reduction, c.attribute, out.get()}),

@@ -222,8 +222,8 @@ TEST_P(ForwardValues, AreTheExactValueRoundedOnce) {
        .reduction = c.reduction,
        .attribute = c.attribute,
        .grad = {},
-       .self = {c.self_shape, c.dtype, Spread(CountOf(c.self_shape), -5, 5)},
-       .target = {c.target_shape, c.dtype, Spread(CountOf(c.target_shape), -3, 3, 0.4142f)},
+       .self = {c.self_shape, c.dtype, Spread(ElementCount(c.self_shape), -5, 5)},
+       .target = {c.target_shape, c.dtype, Spread(ElementCount(c.target_shape), -3, 3, 0.4142f)},
        .out_dtype = c.dtype});
 }
 

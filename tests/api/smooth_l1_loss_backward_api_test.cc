@@ -17,9 +17,9 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 struct Tensors {
   Tensors(const Shape& g, const Shape& x, const Shape& t, const Shape& out_shape,
           aclDataType dtype = ACL_FLOAT)
-      : grad(g, dtype, Spread(CountOf(g), -2, 2)),
-        self(x, dtype, Spread(CountOf(x), -2, 2, 0.3f)),
-        target(t, dtype, Spread(CountOf(t), -2, 2, 0.9f)),
+      : grad(g, dtype, Spread(ElementCount(g), -2, 2)),
+        self(x, dtype, Spread(ElementCount(x), -2, 2, 0.3f)),
+        target(t, dtype, Spread(ElementCount(t), -2, 2, 0.9f)),
         out(out_shape, dtype, {}) {}
   Call Args(int64_t reduction, double beta = 1.0, Api api = Api::kSmoothL1LossBackward) const {
     return {api, grad.get(), self.get(), target.get(), reduction, beta, out.get()};
@@ -242,9 +242,9 @@ TEST_P(BackwardValues, AreTheExactValueRoundedOnce) {
       {.api = c.api,
        .reduction = c.reduction,
        .attribute = c.attribute,
-       .grad = {c.grad_shape, c.dtype, Spread(CountOf(c.grad_shape), -3, 3, 0.577f)},
-       .self = {c.self_shape, c.dtype, Spread(CountOf(c.self_shape), -5, 5)},
-       .target = {c.target_shape, c.dtype, Spread(CountOf(c.target_shape), -3, 3, 0.4142f)},
+       .grad = {c.grad_shape, c.dtype, Spread(ElementCount(c.grad_shape), -3, 3, 0.577f)},
+       .self = {c.self_shape, c.dtype, Spread(ElementCount(c.self_shape), -5, 5)},
+       .target = {c.target_shape, c.dtype, Spread(ElementCount(c.target_shape), -3, 3, 0.4142f)},
        .out_dtype = c.dtype});
 }
 

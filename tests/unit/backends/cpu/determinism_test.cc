@@ -434,25 +434,12 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   std::vector<float> g = Values(rng, count, -1.0f, 1.0f, {0.0f});
   float out = 0.0f;
   TensorAddresses addresses{x.data(), t.data(), w.data(), p.data(), g.data(), &out};
-  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
-  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
-  const int original = pool.threads();
   for (LossFamily family : {LossFamily::kBceWithLogits, LossFamily::kMseLoss}) {
-    const LossKind kind = LossKind::kLoss;  // the gradients never reduce
-    for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
-      const LossProblem problem = FlatProblem(family, kind, reduction, count);
-      ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
-      uint32_t reference = 0;
-      for (int threads : {1, 2, 3, 8}) {
-        pool.SetThreads(threads);
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
-          const uint32_t bits = BitCast<uint32_t>(out);
-          if (threads == 1 && repeat == 0) reference = bits;
-          EXPECT_EQ(bits, reference) << "family " << static_cast<int>(family) << " reduction "
-                                     << static_cast<int>(reduction) << " threads " << threads;
-        }
-      }
+    for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {  // the gradients never reduce
+      ExpectTheSameTotalOnAnyThreadCount(
+          FlatProblem(family, LossKind::kLoss, reduction, count), addresses, out,
+          "family " + std::to_string(static_cast<int>(family)) + " reduction " +
+              std::to_string(static_cast<int>(reduction)));
     }
   }
 }
