@@ -1,28 +1,29 @@
 // The error budget of the soft margin loss (soft_margin_loss_formulas.inc): the bounds its fp64
 // estimates carry, each with its derivation, and why the fp64 transcendentals, whose bounds
 // (kernels/bce_error_budget.h) were derived for fp32 arguments, keep them for the argument here,
-// z = t x, a product of two fp32 values (up to 48 significant bits). The rounding tests are
-// exactly as sound as these bounds; tests/unit/losses/soft_margin_loss/ measures each against
-// binary128.
+// z = t x, a product of two fp32 values (up to 48 significant bits): they hold for every double.
+// The rounding tests are exactly as sound as these bounds; tests/unit/losses/soft_margin_loss/
+// measures each against binary128.
 #pragma once
 
 namespace openaclnn::math {
 
-// ---- The transcendentals at a = |z| (transcendentals.inc), for a double a >= 0 with at most 52
-// significant bits (z = t x has at most 48).
-// ExpNeg64's reduction takes n = RN(16 a log2e) (exact sixteenths k = -n/16, |n| <= 16160, at
-// most 14 bits) and s = -a - k ln2hi in one fused rounding. That rounding is exact: ln2hi has its
-// last bit at 2^-53, so k ln2hi is a multiple of 2^-57; n != 0 needs 16 a log2e >= 1/2, so
-// a > 2^-6, and a double there with at most 52 significant bits is a multiple of 2^-57 too; and
-// |s| <= ln2/32 + 700 * 2^-53 < 2^-5, so s is an integer times 2^-57 below 2^52: a double. (For
-// n = 0, s = -a.) For an fp32 a, the existing proof's case, a has 24 bits; a double with 53 bits
-// in [2^-6, 2^-5) is where it would fail (ulp 2^-58). Every later step depends on s alone (|s|
-// as before), on the table and on 2^floor(k) (a <= kExpArgMax64 keeps it normal), so exp(-a) is
-// within 2^-45.3, log1p(exp(-a)) (Log1pExpNeg64) within 2^-45.1 and Reciprocal1pSplit within
-// 2^-50 of 1/(1 + e) for its e, as bce_error_budget.h derives them.
+// ---- The transcendentals at a = |z| (transcendentals.inc), for every double a in
+// [0, kExpArgMax64], z = t x's up to 48 significant bits included.
+// ExpNeg64's reduction takes n/16 = RN(a log2e) on the grid of sixteenths (the product exact in
+// the fused addition of kSixteenthsMagic64), k = -n/16 (|n| <= 16160), and s = -a - k ln2hi in one
+// fused rounding. That rounding is exact: ln2hi's last bit is 2^-53, so k ln2hi is a multiple of
+// 2^-57; n != 0 needs a log2e >= 1/32, so a > 2^-6, where every double is a multiple of 2^-58; and
+// |s| <= ln2/32 + 700 * 2^-53 < 2^-5.5, so s is an integer below 2^52.5 times 2^-58: a double.
+// (For n = 0, s = -a.) The derivation in bce_error_budget.h, written for fp32 arguments, used no
+// more of a than that: every later step depends on s alone (|s| as before), on the table and on
+// 2^floor(k) (a <= kExpArgMax64 keeps it normal), so exp(-a) is within 2^-45.3, log1p(exp(-a))
+// (Log1pExpNeg64) within 2^-45.1 and Reciprocal1pSplit within 2^-50 of 1/(1 + e) for its e.
 // The double-double ExpNeg (double_double.h) needs nothing of a's bits: r = m ln2 - a is an
-// accurate double-double sum of exact parts (m ln2 as a product, m <= 1010, ln 2 to 2^-110), so
-// r is within 2^-99 absolute and exp(-a) within about 2^-98 relative; Log1p and Div take its e.
+// accurate double-double sum of m ln2 (m <= 1010, ln 2 in two parts, m ln2lo rounded) and -a, so
+// exp(-a) is within about 2^-96.5 of itself (the test measures 2^-96.6 at a near 568) while its
+// low part is normal, a <= 600; beyond, that part lies in fp64's subnormal range (2^-1074
+// absolute), far below anything a result's rounding sees (the floor's argument below).
 // As doubles: 1.625 * 2^-46 = 2^-45.2996, 1.875 * 2^-46 = 2^-45.093.
 inline constexpr double kExpNegError64 = 0x1.ap-46;
 inline constexpr double kLog1pExpNegError64 = 0x1.ep-46;
@@ -31,12 +32,13 @@ inline constexpr double kReciprocal1pError64 = 0x1p-50;
 // ---- The floor of the transcendental factor. Below kSoftMarginFloor (2^-600), the log term
 // log1p(exp(-a)) of the loss and the sigmoid of the gradient are taken as the floor itself: every
 // result with such a factor lies below 2^256 * 2^-600, far below the least half-ulp of every
-// output type (2^-150), so it rounds to the zero of its sign; the floor keeps the estimate
-// normal (|coef| * 2^-600 >= 2^-961 for every coefficient, t g s >= 2^-298 * 2^-63), and beyond
-// kExpArgMax64 (e^-700 < 2^-1009), where ExpNeg64 stops, the factor is floored anyway. Where the
-// factor is floored, the exact value has the estimate's sign and at most (1 + 2^-44) times its
-// magnitude, so a bound of |v| (the interval [0, 2v]) holds it: Max(|v| kError, |coef| floor)
-// is that bound there and kError |v| elsewhere.
+// output type (2^-150), so it rounds to the zero of its sign. The floor keeps every estimate
+// normal: its coefficient (the scale for the loss; -(t g) * scale for the gradient, t g >= 2^-298
+// where not 0) is at least 2^-361, times a factor of at least 2^-600. Beyond kExpArgMax64
+// (e^-700 < 2^-1009), where ExpNeg64 stops, the factor is floored anyway. Where it is floored, the
+// exact value has the estimate's sign and at most (1 + 2^-44) times its magnitude, so the bound
+// |v| (the interval [0, 2v]) holds it; Max(kError |v|, |coef| floor) is that bound there, and at
+// least kError |v| everywhere.
 inline constexpr double kSoftMarginFloor = 0x1p-600;
 
 // ---- The estimates, relative to their value (no term cancels: softplus is a sum of two

@@ -29,33 +29,43 @@ namespace openaclnn::math {
 namespace openaclnn::math::exact {
 
 // The loss of finite x, t into `sum`: max(-z, 0) exactly (z is a double) and log1p(exp(-|z|)) in
-// double-double, within about 2^-98 of itself; beyond kExpArgMax64 (z > 700) the double-double
-// ExpNeg takes e^-700 for e^-z, an absolute error below 2^-1009, which no rounding of a result or
-// total can see (a result within 2^-1000 of a rounding boundary of a type lies within 2^-849 of
-// its own size of it, and the loss is never exactly on one: see the numerics contract).
+// double-double, within about 2^-96 of itself for |z| <= 600; beyond, within 2^-1000 absolute
+// (the low part subnormal; past kExpArgMax64 the double-double ExpNeg takes e^-700 for e^-|z|),
+// which no rounding of a result or total can see: a value within 2^-1000 of a rounding boundary
+// of a type lies within 2^-849 of its own size of it, and the loss is never exactly on one (see
+// the numerics contract).
 OPENACLNN_HOST_DEVICE inline void AddSoftMarginLoss(float x, float t, ExactSum& sum) {
   const double z = static_cast<double>(x) * t;
   sum.Add(z < 0.0 ? -z : 0.0);
   sum.Add(Log1p(ExpNeg(std::fabs(z))));
 }
 
+// a * b in double-double (Mul) where |a.hi * b| >= 2^-969; below, Mul keeps the product alone
+// but still adds its cross terms, each of which may round to 2^-1074 of its own sign and cancel
+// the product's (an e^-690 times a t g near 2^-125 came out 0), so there the product alone,
+// with its sign kept (MulKeepingSign): a value that small decides a rounding by its sign only.
+OPENACLNN_HOST_DEVICE inline DD ProductKeepingSign(DD a, double b) {
+  const double product = MulKeepingSign(a.hi, b);
+  return std::fabs(product) < 0x1p-969 ? DD{product, 0.0} : Mul(a, b);
+}
+
 // The gradient of finite x, t, g into `sum`, over s = sigmoid(-|z|) = e/(1 + e), e = exp(-|z|) in
 // double-double: -(t g) s for z > 0; for z <= 0, -(t g) (1 - s) as the exact product -(t g) plus
 // (t g) s, so that a t g / d on a rounding boundary is decided by the rest's sign (at z = 0,
-// s = 1/2 exactly and the whole value is rational: its ties round to even). A rest below fp64's
-// range keeps its sign (MulKeepingSign); where z < -700 it is e^-700 (t g) for e^-|z| (t g), which
-// changes no rounding: -(t g) / d is a multiple of 2^-298 / d, so it lies on a boundary or at
-// least 2^-361 from one, and the rest is below 2^256 * 2^-1009.
+// s = 1/2 exactly and the whole value is rational: its ties round to even). A value or rest
+// below 2^-969 keeps only its sign (ProductKeepingSign); where z < -700 the rest is e^-700 (t g)
+// for e^-|z| (t g), which changes no rounding: -(t g) / d is a multiple of 2^-298 / d, so it
+// lies on a boundary or at least 2^-361 from one, and the rest is below 2^256 * 2^-1009.
 OPENACLNN_HOST_DEVICE inline void AddSoftMarginGradSelf(float x, float t, float g, ExactSum& sum) {
   const double z = static_cast<double>(x) * t, tg = static_cast<double>(t) * g;
   const DD e = ExpNeg(std::fabs(z));
   const DD sigmoid = Div(e, Add(DD{1.0, 0.0}, e));
   if (z > 0.0) {
-    sum.Add(Mul(sigmoid, -tg));
+    sum.Add(ProductKeepingSign(sigmoid, -tg));
     return;
   }
   sum.Add(-tg);
-  sum.Add(Mul(sigmoid, tg));
+  sum.Add(ProductKeepingSign(sigmoid, tg));
 }
 
 }  // namespace openaclnn::math::exact
