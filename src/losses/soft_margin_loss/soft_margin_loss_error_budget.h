@@ -29,16 +29,18 @@ inline constexpr double kExpNegError64 = 0x1.ap-46;
 inline constexpr double kLog1pExpNegError64 = 0x1.ep-46;
 inline constexpr double kReciprocal1pError64 = 0x1p-50;
 
-// ---- The floor of the transcendental factor. Below kSoftMarginFloor (2^-600), the log term
-// log1p(exp(-a)) of the loss and the sigmoid of the gradient are taken as the floor itself: every
-// result with such a factor lies below 2^256 * 2^-600, far below the least half-ulp of every
-// output type (2^-150), so it rounds to the zero of its sign. The floor keeps every estimate
-// normal: its coefficient (the scale for the loss; -(t g) * scale for the gradient, t g >= 2^-298
-// where not 0) is at least 2^-361, times a factor of at least 2^-600. Beyond kExpArgMax64
-// (e^-700 < 2^-1009), where ExpNeg64 stops, the factor is floored anyway. Where it is floored, the
-// exact value has the estimate's sign and at most (1 + 2^-44) times its magnitude, so the bound
-// |v| (the interval [0, 2v]) holds it; Max(kError |v|, |coef| floor) is that bound there, and at
-// least kError |v| everywhere.
+// ---- The floor of the transcendental factor. Below kSoftMarginFloor (2^-600), the loss's log
+// term log1p(exp(-a)) and the gradient's sigmoid are taken as the floor itself. Where that factor
+// is the whole value (z > 415.9: the loss is the log term times the scale, the gradient
+// -(t g) scale times the sigmoid), the result lies below 2^256 * 2^-600, far below the least
+// half-ulp of every output type (2^-150), so it rounds to the zero of its sign; its exact value
+// has the estimate's sign and at most (1 + 2^-44) times its magnitude, so the bound |v| (the
+// interval [0, 2v]) holds it. Max(kError |v|, |coef| floor) is that bound there, and at least
+// kError |v| everywhere. Beside the loss's m = -z > 415 the floor moves the sum by less than
+// 2^-600 (below). The floor keeps every estimate normal: its coefficient (the scale for the
+// loss; -(t g) * scale for the gradient, t g >= 2^-298 where not 0) is at least 2^-361, times a
+// factor of at least 2^-600. Beyond kExpArgMax64 (e^-700 < 2^-1009), where ExpNeg64 stops, the
+// factor is floored anyway.
 inline constexpr double kSoftMarginFloor = 0x1p-600;
 
 // ---- The estimates, relative to their value (no term cancels: softplus is a sum of two
