@@ -147,7 +147,8 @@ bool Call(const openaclnnOpDescriptor& op, const std::vector<const aclTensor*>& 
           int64_t reduction, void* workspace) {
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
-  return op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor) == ACL_SUCCESS &&
+  return op.getWorkspaceSize(operands.data(), reduction, nullptr, &bytes, &executor) ==
+             ACL_SUCCESS &&
          op.launch(bytes > 0 ? workspace : nullptr, bytes, executor, g_stream) == ACL_SUCCESS;
 }
 
@@ -156,7 +157,7 @@ void* Workspace(const openaclnnOpDescriptor& op, const std::vector<const aclTens
                 int64_t reduction, std::vector<void*>* owner) {
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
-  if (op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor) != ACL_SUCCESS) {
+  if (op.getWorkspaceSize(operands.data(), reduction, nullptr, &bytes, &executor) != ACL_SUCCESS) {
     return nullptr;
   }
   aclDestroyAclOpExecutor(executor);

@@ -20,6 +20,8 @@
 
 #include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
+#include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 namespace {

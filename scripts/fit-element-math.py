@@ -4,7 +4,9 @@ the fp64 formulas, and the fp32 transcendentals of 16-bit results (ExpNeg32, Log
 
 Prints the C++ constants and, for each approximation, its worst relative error with the
 coefficients as rounded to fp64 (in exact arithmetic: the evaluation's own roundings are
-bounded in src/kernels/bce_error_budget.h and measured by tests/unit/kernels/rounding_test.cc).
+bounded in src/losses/binary_cross_entropy_with_logits/bce_with_logits_error_budget.h and
+src/kernels/transcendentals_error_budget.h, and measured by the rounding tests of
+tests/unit/losses/binary_cross_entropy_with_logits/).
 
   exp(s) = 1 + s + s^2 * P(s),      |s| <= ln2/32   (after exp(-a) = 2^(m/16) * exp(s))
   log1p(y) = y + y^2 * Q(y),        y in the range the 16-entry reciprocal table leaves

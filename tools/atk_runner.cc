@@ -160,7 +160,7 @@ std::string Execute(const openaclnnOpDescriptor& op, const OpArguments& args, in
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   if (aclnnStatus status =
-          op.getWorkspaceSize(operands.data(), reduction, &workspace_size, &executor)) {
+          op.getWorkspaceSize(operands.data(), reduction, nullptr, &workspace_size, &executor)) {
     return AclFailure((std::string(op.api) + "GetWorkspaceSize").c_str(), status);
   }
   void* workspace = nullptr;

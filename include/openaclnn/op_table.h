@@ -19,20 +19,27 @@ extern "C" {
 
 /** What an operand is to the op, whichever position its API gives it. */
 typedef enum {
-  OPENACLNN_ROLE_SELF = 0,          /* the input: logits, or probabilities (see the family) */
-  OPENACLNN_ROLE_TARGET = 1,        /* the probabilities self is judged against */
+  OPENACLNN_ROLE_SELF = 0,          /* the input: logits, probabilities, predictions (the family) */
+  OPENACLNN_ROLE_TARGET = 1,        /* what self is judged against */
   OPENACLNN_ROLE_WEIGHT = 2,        /* per-element weight, broadcast into self; optional */
   OPENACLNN_ROLE_POS_WEIGHT = 3,    /* weight of the positive term, broadcast into self; optional */
-  OPENACLNN_ROLE_GRAD_OUTPUT = 4,   /* the gradient flowing in, broadcast into self */
+  OPENACLNN_ROLE_GRAD_OUTPUT = 4,   /* the gradient flowing in */
   OPENACLNN_ROLE_OUT = 5,           /* the op's (first) result */
   OPENACLNN_ROLE_GRAD_SELF_OUT = 6, /* the fused op's second result: the gradient for self */
-  OPENACLNN_ROLE_COUNT = 7
+  OPENACLNN_ROLE_COUNT = 7,
+  /* Not a role: as an output's shapeOf, the broadcast shape of all the op's tensor inputs. */
+  OPENACLNN_SHAPE_OF_INPUTS = 100
 } openaclnnOperandRole;
 
 /** The loss an op belongs to: its ops share operand roles and formulas. */
 typedef enum {
-  OPENACLNN_FAMILY_BCE_WITH_LOGITS = 0,     /* binary cross entropy of logits (sigmoid inside) */
-  OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY = 1 /* binary cross entropy of probabilities in [0, 1] */
+  OPENACLNN_FAMILY_BCE_WITH_LOGITS = 0,      /* binary cross entropy of logits (sigmoid inside) */
+  OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY = 1, /* binary cross entropy of probabilities in [0, 1] */
+  OPENACLNN_FAMILY_MSE_LOSS = 2,             /* mean squared error */
+  OPENACLNN_FAMILY_L1_LOSS = 3,              /* mean absolute error */
+  OPENACLNN_FAMILY_SMOOTH_L1_LOSS = 4,       /* smooth L1 (beta) and Huber (delta) */
+  OPENACLNN_FAMILY_SOFT_MARGIN_LOSS = 5,     /* logistic loss of a margin: log(1 + exp(-t x)) */
+  OPENACLNN_FAMILY_KL_DIV = 6                /* Kullback-Leibler divergence of log-probabilities */
 } openaclnnOpFamily;
 
 /** What the op computes. */
@@ -43,23 +50,49 @@ typedef enum {
   OPENACLNN_OP_LOSS_AND_GRAD = 3 /* the loss and the gradient with respect to self, one pass */
 } openaclnnOpKind;
 
+/** How an operand's shape follows the reduction (openaclnnOperand.reduced). */
+typedef enum {
+  OPENACLNN_REDUCED_NEVER = 0,    /* the same shape whatever the reduction */
+  OPENACLNN_REDUCED_TO_ONE = 1,   /* one element when reduction is not none (a reduced loss, or
+                                     the gradient flowing into one) */
+  OPENACLNN_REDUCED_FIRST_DIM = 2 /* the shape without its first dimension when reduction is not
+                                     none (aclnnMseLossOut's sum or mean over dimension 0) */
+} openaclnnReducedShape;
+
 typedef struct {
   const char* name; /* the API's parameter name, e.g. "self", "weightOptional" */
   openaclnnOperandRole role;
   int optional; /* nonzero: may be NULL */
   int output;   /* nonzero: the op writes it */
-  /* Nonzero: holds exactly one element when reduction is mean or sum (a reduced loss, or the
-   * gradient flowing into one). */
-  int reduced;
-  /* For an output: the input whose shape it has (when not reduced). For an input: its role. */
+  int reduced;  /* an openaclnnReducedShape */
+  /* For an output: the input whose shape it has (before any reduction), or
+   * OPENACLNN_SHAPE_OF_INPUTS for the broadcast shape of all tensor inputs. For an input: its
+   * role. */
   openaclnnOperandRole shapeOf;
 } openaclnnOperand;
 
+/** The type of an op's scalar attribute, as its C API takes it. */
+typedef enum {
+  OPENACLNN_ATTRIBUTE_FLOAT = 0,  /* float (smooth L1's beta) */
+  OPENACLNN_ATTRIBUTE_DOUBLE = 1, /* double (Huber's delta) */
+  OPENACLNN_ATTRIBUTE_BOOL = 2    /* bool, 0 or 1 (KL divergence's logTarget) */
+} openaclnnAttributeType;
+
+/** A scalar attribute: a parameter of the C API after reduction (e.g. "beta", "logTarget"). */
+typedef struct {
+  const char* name; /* the API's parameter name */
+  openaclnnAttributeType type;
+  double defaultValue; /* PyTorch's default for it */
+} openaclnnAttribute;
+
 /** Phase 1 of an op with its tensors in API order (operandCount of them, NULL for an absent
- * optional one). The same checks, codes and messages as the op's named GetWorkspaceSize; a NULL
- * `operands` returns ACLNN_ERR_PARAM_NULLPTR. */
+ * optional one) and its attributes' values in API order (attributeCount of them, each as a
+ * double: a float attribute is narrowed to float as the C API would, a bool is nonzero for true;
+ * NULL takes every default). The same checks, codes and messages as the op's named
+ * GetWorkspaceSize; a NULL `operands` returns ACLNN_ERR_PARAM_NULLPTR. */
 typedef aclnnStatus (*openaclnnGetWorkspaceSizeFn)(const aclTensor* const* operands,
-                                                   int64_t reduction, uint64_t* workspaceSize,
+                                                   int64_t reduction, const double* attributes,
+                                                   uint64_t* workspaceSize,
                                                    aclOpExecutor** executor);
 /** Phase 2: the op's named function itself. */
 typedef aclnnStatus (*openaclnnLaunchFn)(void* workspace, uint64_t workspaceSize,
@@ -73,6 +106,8 @@ typedef struct {
   const openaclnnOperand* operands; /* in API order: inputs, then outputs */
   openaclnnGetWorkspaceSizeFn getWorkspaceSize;
   openaclnnLaunchFn launch;
+  size_t attributeCount;
+  const openaclnnAttribute* attributes; /* in API order, after reduction */
 } openaclnnOpDescriptor;
 
 /** The number of ops; they are numbered 0 to openaclnnOpCount() - 1, in a fixed order. */

@@ -467,7 +467,7 @@ void Launch(const openaclnnOpDescriptor& op, Tensors operands, int64_t reduction
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
   if (const aclnnStatus status =
-          op.getWorkspaceSize(operands.data(), reduction, &bytes, &executor)) {
+          op.getWorkspaceSize(operands.data(), reduction, nullptr, &bytes, &executor)) {
     Fail(status, RecentMessage());
   }
   void* workspace = runtime.workspace().Reserve(bytes);

@@ -18,6 +18,31 @@ bool ToFloatType(int64_t dtype, FloatType* type) {
   }
 }
 
+bool ToIntegerType(int64_t dtype, IntegerType* type) {
+  switch (dtype) {
+    case ACL_INT64:
+      *type = IntegerType::kInt64;
+      return true;
+    case ACL_INT32:
+      *type = IntegerType::kInt32;
+      return true;
+    case ACL_INT16:
+      *type = IntegerType::kInt16;
+      return true;
+    case ACL_INT8:
+      *type = IntegerType::kInt8;
+      return true;
+    case ACL_UINT8:
+      *type = IntegerType::kUInt8;
+      return true;
+    case ACL_BOOL:
+      *type = IntegerType::kBool;
+      return true;
+    default:
+      return false;
+  }
+}
+
 const char* DataTypeName(int64_t dtype) {
   switch (dtype) {
     case ACL_DT_UNDEFINED:

@@ -26,11 +26,29 @@ namespace openaclnn {
 // The floating-point element types the loss ops read and write.
 enum class FloatType : uint8_t { kFloat32, kFloat16, kBFloat16 };
 
+// The integer element types an op may read (L1Loss's, whose inputs only their promoted type must
+// suit): each element is rounded once to the op's floating type as it is loaded; kNone for a
+// floating operand.
+enum class IntegerType : uint8_t { kNone, kInt64, kInt32, kInt16, kInt8, kUInt8, kBool };
+
 // Both take the aclDataType as an integer: a C caller may pass a value outside the enum.
 bool ToFloatType(int64_t dtype, FloatType* type);
+bool ToIntegerType(int64_t dtype, IntegerType* type);
 // CANN's spelling of a dtype in messages, e.g. "DT_FLOAT16"; "DT_UNKNOWN" outside the enum.
 const char* DataTypeName(int64_t dtype);
-inline constexpr size_t ElementSize(FloatType type) { return type == FloatType::kFloat32 ? 4 : 2; }
+OPENACLNN_HOST_DEVICE inline constexpr size_t ElementSize(FloatType type) { return type == FloatType::kFloat32 ? 4 : 2; }
+OPENACLNN_HOST_DEVICE inline constexpr size_t ElementSize(IntegerType type) {
+  switch (type) {
+    case IntegerType::kInt64:
+      return 8;
+    case IntegerType::kInt32:
+      return 4;
+    case IntegerType::kInt16:
+      return 2;
+    default:
+      return 1;
+  }
+}
 
 template <class To, class From>
 OPENACLNN_HOST_DEVICE inline To BitCast(const From& from) {
@@ -108,6 +126,46 @@ OPENACLNN_HOST_DEVICE inline uint32_t RoundOnce(double value, FloatType type) {
     narrowed = BitCast<float>(bits | 1u);
   }
   return type == FloatType::kFloat16 ? FloatToFloat16(narrowed) : FloatToBFloat16(narrowed);
+}
+
+// Element `index` of an array of integer `type` at `base`, as an int64 (a bool as 0 or 1).
+OPENACLNN_HOST_DEVICE inline int64_t LoadInteger(const void* base, IntegerType type,
+                                                 int64_t index) {
+  switch (type) {
+    case IntegerType::kInt64:
+      return static_cast<const int64_t*>(base)[index];
+    case IntegerType::kInt32:
+      return static_cast<const int32_t*>(base)[index];
+    case IntegerType::kInt16:
+      return static_cast<const int16_t*>(base)[index];
+    case IntegerType::kInt8:
+      return static_cast<const int8_t*>(base)[index];
+    case IntegerType::kUInt8:
+      return static_cast<const uint8_t*>(base)[index];
+    default:
+      return static_cast<const uint8_t*>(base)[index] != 0 ? 1 : 0;
+  }
+}
+
+// `value` rounded once to `type` (to nearest even; no int64 overflows fp32, fp16 can: to inf), as
+// the fp32 that holds it: the int64 split exactly into two doubles, their sum rounded to odd at
+// fp64's 53 bits (so the narrowing that follows is a single correct rounding).
+OPENACLNN_HOST_DEVICE inline float IntegerToFloat(int64_t value, FloatType type) {
+  const double high = static_cast<double>(value >> 32) * 4294967296.0;  // exact: 32 bits, scaled
+  const double low = static_cast<double>(static_cast<uint32_t>(value & 0xffffffff));  // exact
+  const double sum = high + low;
+  const double rest = low - (sum - high);  // exact (Fast2Sum: |high| >= |low|, or high = 0)
+  uint64_t bits = BitCast<uint64_t>(sum);
+  if (rest != 0.0 && (bits & 1) == 0) bits += (rest > 0.0) == (sum > 0.0) ? 1 : -1;
+  const uint32_t rounded = RoundOnce(BitCast<double>(bits), type);
+  switch (type) {
+    case FloatType::kFloat32:
+      return BitCast<float>(rounded);
+    case FloatType::kFloat16:
+      return Float16ToFloat(static_cast<uint16_t>(rounded));
+    default:
+      return BFloat16ToFloat(static_cast<uint16_t>(rounded));
+  }
 }
 
 }  // namespace openaclnn

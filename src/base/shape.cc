@@ -16,6 +16,21 @@ bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>
   return true;
 }
 
+bool BroadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                    std::vector<int64_t>* shape) {
+  const std::vector<int64_t>& longer = a.size() >= b.size() ? a : b;
+  const std::vector<int64_t>& shorter = a.size() >= b.size() ? b : a;
+  const size_t lead = longer.size() - shorter.size();
+  std::vector<int64_t> result(longer);
+  for (size_t i = 0; i < shorter.size(); ++i) {
+    const int64_t m = longer[lead + i], n = shorter[i];
+    if (m != n && m != 1 && n != 1) return false;
+    result[lead + i] = m == 1 ? n : m;
+  }
+  *shape = std::move(result);
+  return true;
+}
+
 void BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                       int rank, int64_t* aligned) {
   const size_t lead = rank - shape.size();

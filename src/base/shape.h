@@ -11,6 +11,12 @@ namespace openaclnn {
 // result, is not what a per-element weight means.)
 bool BroadcastsInto(const std::vector<int64_t>& from, const std::vector<int64_t>& into);
 
+// NumPy's symmetric broadcasting of a and b (right-aligned; each pair of dimensions equal, or one
+// of them 1, which takes the other's size, 0 included): writes the result to *shape and returns
+// true, or returns false where a pair differs and neither is 1.
+bool BroadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                    std::vector<int64_t>* shape);
+
 // `strides` of a tensor broadcast into `rank` dimensions, written to aligned[0, rank):
 // right-aligned, 0 for the added leading dimensions and for dimensions of size 1 (which repeat).
 void BroadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,

@@ -4,6 +4,7 @@
 // alike: the divisor of a mean and a family's scalar parameter and variant.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace openaclnn {
@@ -16,12 +17,17 @@ struct ElementInputs {
   float g = 1.0f;  // gradOutput
 };
 
+// The domain of non-negative loss terms as unsigned ranges of an fp32's bits (-0 and NaN are
+// outside both): a probability or target in [+0, 1], a weight in [+0, FLT_MAX]. One integer
+// comparison per operand, in scalar and SIMD code alike.
+inline constexpr uint32_t kOneBits = 0x3f800000u, kLargestFiniteBits = 0x7f7fffffu;
+
 struct ElementParameters {
   // An element's result is its term divided by `divisor` (a mean's gradient: N), rounded once.
   int64_t divisor = 1;
-  // fl64(1 / fl64(divisor)), which estimates multiply by: within 2^-52 of 1 / divisor (2^-53
-  // where divisor <= 2^53, exact where it is a power of two), which every estimate's bound
-  // includes. Exact paths divide by divisor itself.
+  // 1 / divisor in fp64, which estimates multiply by: within 2^-53 (1 + 2^-40) of it (DividedBy),
+  // exact where divisor is a power of two; every estimate's bound includes that. Exact paths
+  // divide by divisor itself.
   double scale = 1.0;
   // A family's scalar attribute (smooth L1's beta, Huber's delta) and variant (Huber within the
   // smooth L1 family; a log-space target within KL divergence); 0 where it has none.
@@ -29,10 +35,19 @@ struct ElementParameters {
   int variant = 0;
 };
 
-// The parameters of a problem whose elements are divided by `divisor` (>= 1).
-inline constexpr ElementParameters DividedBy(int64_t divisor, double parameter = 0.0,
-                                             int variant = 0) {
-  return {divisor, 1.0 / static_cast<double>(divisor), parameter, variant};
+// The parameters of a problem whose elements are divided by `divisor` (>= 1). Up to 2^53 the
+// divisor is a double and its reciprocal one rounding; above, where the divisor itself rounds, one
+// Newton step against its exact two parts (divisor = high + low, low its 32 low bits) brings the
+// reciprocal back within a rounding and 2^-100 of 1 / divisor.
+inline ElementParameters DividedBy(int64_t divisor, double parameter = 0.0, int variant = 0) {
+  double scale = 1.0 / static_cast<double>(divisor);
+  if (divisor > (int64_t{1} << 53)) {
+    const double high = static_cast<double>(divisor >> 32) * 0x1p32;
+    const double low = static_cast<double>(divisor & 0xffffffff);
+    const double residual = std::fma(-scale, high, 1.0) - scale * low;  // 1 - scale * divisor
+    scale = std::fma(scale, residual, scale);
+  }
+  return {divisor, scale, parameter, variant};
 }
 
 }  // namespace openaclnn

@@ -68,6 +68,20 @@ class ExactSum {
   OPENACLNN_HOST_DEVICE void Negate() {
     for (int k = 0; k < kDigits; ++k) digits_[k] = -digits_[k];
   }
+#if defined(__CUDACC__)
+  // Adds this sum into `target`, which many GPU threads share, one atomic addition per digit:
+  // exact, and the same in any order. Each adds less than 2^32 to a digit of `target`, which
+  // takes 2^31 of them before a carry could be lost (sums of fewer than 2^43 elements in
+  // blocks of 4096).
+  __device__ void AtomicAddTo(ExactSum* target) const {
+    ExactSum normalized = *this;
+    normalized.Normalize();
+    for (int k = 0; k < kDigits; ++k) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(&target->digits_[k]),
+                static_cast<unsigned long long>(normalized.digits_[k]));
+    }
+  }
+#endif
 
   // -1, 0 or 1.
   OPENACLNN_HOST_DEVICE int Sign() {
@@ -143,9 +157,9 @@ struct ExactDivisor {
   int count = 0;
 };
 OPENACLNN_HOST_DEVICE inline ExactDivisor DivisorOf(double denominator, int64_t count) {
-  // count = high + low exactly (the rounding of an int64 to a double, and the rest, below 2^11).
-  const double high = static_cast<double>(count);
-  const double low = static_cast<double>(count - static_cast<int64_t>(high));
+  // count = high + low exactly: its high and low 32 bits (count >= 1).
+  const double high = static_cast<double>(count >> 32) * 0x1p32;
+  const double low = static_cast<double>(count & 0xffffffff);
   const DD a = TwoProd(denominator, high), b = TwoProd(denominator, low);
   return {{a.hi, a.lo, b.hi, b.lo}, 4};
 }
@@ -153,8 +167,9 @@ OPENACLNN_HOST_DEVICE inline ExactDivisor DivisorOf(double denominator, int64_t 
 // sum / divisor correctly rounded once to `type`, as a double whose RoundOnce to `type` is the
 // result (+0 for a zero sum): the value's neighbours in `type` are told apart by the exact sign of
 // sum - m * divisor at each midpoint m (RoundedByComparisons). Every m * part must lie in
-// TwoProd's domain, which holds for the parts DivisorOf makes of a denominator in [2^-300, 2^300]
-// (every midpoint of fp32, fp16 and bf16 lies in [2^-150, 2^128]).
+// TwoProd's domain, which holds for the parts DivisorOf makes of a denominator in [2^-500, 2^800]
+// and any count (every midpoint of fp32, fp16 and bf16 lies in [2^-150, 2^128], its lowest bit at
+// least 2^-174: the products stay below 2^992 and their lowest bits above 2^-730).
 OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& sum,
                                                     const ExactDivisor& divisor, FloatType type) {
   ExactSum magnitude = sum;
@@ -169,6 +184,15 @@ OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& sum,
     for (int i = 0; i < divisor.count; ++i) difference.AddProduct(-midpoint, divisor.parts[i]);
     return difference.Sign();
   });
+}
+
+// A value known as a double-double (exactly, where it is rational) divided by `divisor`,
+// correctly rounded once to `type`: a double whose RoundOnce to `type` is the result.
+OPENACLNN_HOST_DEVICE inline double RoundedQuotient(DD numerator, int64_t divisor, FloatType type) {
+  if (divisor == 1) return RoundToOdd(numerator);
+  ExactSum sum;
+  sum.Add(numerator);
+  return RoundedQuotient(sum, DivisorOf(1.0, divisor), type);
 }
 
 }  // namespace openaclnn::math::exact

@@ -10,9 +10,7 @@
 
 #include "base/dtype.h"
 #include "base/executor.h"
-// The family's exact forms ahead of the reduction, as the kernels were always compiled: GCC's
-// register choices in the SIMD kernels' cold paths follow the declaration order.
-#include "kernels/bce_exact.h"
+#include "kernels/element_inputs.h"
 #include "kernels/reduction.h"
 #include "kernels/strided_operand.h"
 
@@ -20,11 +18,20 @@ namespace openaclnn {
 
 // The loss families, one value each (the public listing's openaclnnOpFamily has the same values,
 // ops/op_table.cc checks that they agree).
-enum class LossFamily : uint8_t { kBceWithLogits = 0, kBinaryCrossEntropy = 1 };
-inline constexpr int kLossFamilyCount = 2;
+enum class LossFamily : uint8_t {
+  kBceWithLogits = 0,
+  kBinaryCrossEntropy = 1,
+  kMseLoss = 2,
+  kL1Loss = 3,
+  kSmoothL1Loss = 4,
+  kSoftMarginLoss = 5,
+  kKlDiv = 6
+};
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
-enum class Reduction : uint8_t { kNone = 0, kMean = 1, kSum = 2 };
+
+// The values of every loss op's `reduction` argument (batchmean: the KL divergence ops).
+enum class Reduction : int64_t { kNone = 0, kMean = 1, kSum = 2, kBatchMean = 3 };
 
 // kGradSelfOut is the fused loss-and-gradient pass's second output (absent otherwise).
 enum OperandIndex {
@@ -38,19 +45,32 @@ enum OperandIndex {
   kOperandCount
 };
 
+// A fused pass over an iteration space (the broadcast shape of the op's inputs): each element's
+// term (the family's loss or a gradient of `kind`) goes either to its own output element or,
+// summed with its neighbours, to one output element per `segment` consecutive elements (a mean
+// or sum: the total, or a reduction over some dimensions, which the plan orders innermost);
+// either way the output is the exact value divided by parameters.divisor, rounded once.
 struct LossProblem {
   LossFamily family = LossFamily::kBceWithLogits;
   LossKind kind = LossKind::kLoss;
-  Reduction reduction = Reduction::kNone;
   int rank = 0;  // of the coalesced iteration space; shape[rank-1] is the innermost
   int64_t shape[kMaxRank] = {};
-  int64_t count = 0;  // elements of self
-  // Gradients of a mean loss are scaled by 1/count; the loss itself is divided at the end.
-  double gradient_scale = 1.0;
+  int64_t count = 0;    // elements of the iteration space
+  int64_t segment = 1;  // elements summed into each output element: 1 (element-wise) to count
+  ElementParameters parameters;
+  // The promoted type is an integer (INT64): integer arithmetic, wrapping, and sums that wrap too
+  // (a family's IntegerElement); the operands' `integer` types say how each is stored.
+  bool integer = false;
   // With kind kLoss and operands[kGradSelfOut] present, the same pass also stores the gradient
-  // with respect to self there, element-wise, whatever `reduction` does to the loss: one read of
+  // with respect to self there, element-wise, whatever `segment` does to the loss: one read of
   // the inputs gives both results, each bitwise what its own pass gives.
   StridedOperand operands[kOperandCount];
+
+  // Whether output elements are sums (a segment of one is its element's own result: the same
+  // value, RN(term / divisor), either way).
+  bool Reduces() const { return segment > 1; }
+  // One sum of the whole space (a mean or sum of everything), which every worker shares.
+  bool Total() const { return Reduces() && segment == count; }
 };
 
 // Up to this many elements a launch is Quick (see Plan): its math takes a few microseconds, about
@@ -59,20 +79,8 @@ inline constexpr int64_t kQuickElements = kReductionBlock;
 
 // The workspace of every backend's reductions (reduction.h: ReductionWorkspace).
 inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {
-  if (problem.reduction == Reduction::kNone) return 0;
+  if (!problem.Total()) return 0;
   return ReductionWorkspaceBytesFor(problem.count);
-}
-
-// Whether a mean or sum adds fp32 terms in its first pass (bce_element.h: BceLossTerm32): where
-// the logits and the result are 16-bit, and so is the gradient where one is computed in the same
-// pass (`fused`, of type `gradient`). Every backend chooses by this rule, so that their blocks'
-// sums are the same bits; where the total's rounding test fails, the partials are formed again
-// with BceLossTerm's fp64 terms (ReductionPass::kFp64Terms, no gradient stored again) before any
-// exact pass.
-OPENACLNN_HOST_DEVICE constexpr bool SumsFp32Terms(FloatType self, FloatType result, bool fused,
-                                                   FloatType gradient) {
-  return self != FloatType::kFloat32 && result != FloatType::kFloat32 &&
-         (!fused || gradient != FloatType::kFloat32);
 }
 
 // What crosses into a backend's kernels, also across dlopen (backends/plugin.h): plain data, laid
@@ -88,13 +96,14 @@ static_assert(std::is_standard_layout_v<LaunchContext> &&
 // KernelOpBit(f, k) of LossKernels::ops.
 enum class KernelOp : uint8_t { kLoss = 0, kGradSelf = 1, kGradTarget = 2, kLossAndGrad = 3 };
 inline constexpr int kKernelOpCount = 4;
-constexpr uint32_t KernelOpBit(LossFamily family, KernelOp op) {
-  return 1u << (static_cast<unsigned>(family) * kKernelOpCount + static_cast<unsigned>(op));
+constexpr uint64_t KernelOpBit(LossFamily family, KernelOp op) {
+  return uint64_t{1} << (static_cast<unsigned>(family) * kKernelOpCount +
+                         static_cast<unsigned>(op));
 }
 
 // Changes whenever LossKernels, LossProblem, StridedOperand or LaunchContext change layout or
 // meaning; a plugin built against another version is refused (backends/plugin_loader.cc).
-inline constexpr uint32_t kLossKernelsAbiVersion = 2;
+inline constexpr uint32_t kLossKernelsAbiVersion = 3;
 
 // One backend's kernels for every family. Each backend provides one table (the CPU's in
 // backends/cpu/, CUDA's in backends/cuda/); a plan records the table current at phase 1 and calls
@@ -102,11 +111,12 @@ inline constexpr uint32_t kLossKernelsAbiVersion = 2;
 // queued), else the reason it could not be. Plain C types only: it crosses dlopen.
 struct LossKernels {
   uint32_t abi_version;  // kLossKernelsAbiVersion of the backend's build
-  uint32_t ops;          // the KernelOpBit()s of the ops the backend implements
-  // Bytes of workspace `run` needs for `problem` (the per-block fp64 partials of mean and sum).
+  uint64_t ops;          // the KernelOpBit()s of the ops the backend implements
+  // Bytes of workspace `run` needs for `problem` (a total's per-block fp64 partials).
   uint64_t (*workspace_bytes)(const LossProblem& problem);
   const char* (*run)(const LossProblem& problem, const LaunchContext& launch);
-  // Writes `value` (rounded once to the operand's type) to every element of `out` over `shape`.
+  // Writes `value` (rounded once to the operand's type; an integer one's a whole number) to every
+  // element of `out` over `shape`.
   const char* (*fill)(const StridedOperand& out, const int64_t* shape, int rank, double value,
                       const LaunchContext& launch);
   // Diagnostics (openaclnn info, the Python package, OPENACLNN_VERBOSE): the SIMD target the

@@ -3,8 +3,9 @@
 // elements into the same blocks, sums each block in the same order, and combines the blocks'
 // sums in the same order. And it is the exact sum of the exact terms, rounded once: the fp64 sum
 // carries an error bound, and where that bound leaves the rounding in doubt (rarely: a total near
-// a rounding boundary of the output type) every term is recomputed in double-double and summed
-// again in the same order (the exact pass).
+// a rounding boundary of the output type) every term is added again exactly, into an ExactSum
+// (exact_sum.h: no rounding, so no order), and that sum divided and rounded once (the exact
+// pass).
 #pragma once
 
 #include <cmath>
@@ -12,6 +13,7 @@
 
 #include "base/dtype.h"
 #include "kernels/double_double.h"
+#include "kernels/exact_sum.h"
 
 namespace openaclnn {
 
@@ -38,8 +40,7 @@ OPENACLNN_HOST_DEVICE inline Partial operator+(Partial a, Partial b) {
 }
 
 // The fixed summation order of a block: kBlockLanes lanes, element i going to lane i % 16, each
-// lane summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1). The exact
-// pass folds its double-double lanes the same way.
+// lane summed in index order from +0.0, then the lanes folded pairwise (8, 4, 2, 1).
 template <class T>
 OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
   for (int width = kBlockLanes / 2; width >= 1; width /= 2) {
@@ -49,8 +50,8 @@ OPENACLNN_HOST_DEVICE inline T FoldLanes(T* lanes) {
 }
 
 // What a total's combine (SettleReduction) leaves to do: nothing (its rounding is certain); the
-// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: for BCE,
-// loss_problem.h's SumsFp32Terms); or the exact pass.
+// blocks' partials again with fp64 terms, where they had fp32 ones (a family's rule: its family
+// struct's SumsFp32Terms); or the exact pass.
 enum class ReductionPass : uint64_t { kSettled = 0, kFp64Terms = 1, kExact = 2 };
 
 OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool fp32_terms) {
@@ -58,26 +59,30 @@ OPENACLNN_HOST_DEVICE inline ReductionPass NextReductionPass(bool settled, bool 
   return fp32_terms ? ReductionPass::kFp64Terms : ReductionPass::kExact;
 }
 
-// The workspace of a mean or sum (ReductionWorkspaceBytes): each block's Partial, then each
-// block's exact sum (written by the exact pass only), then a word a backend may use to tell its
-// device which pass runs next (a ReductionPass).
+// The workspace of a total (ReductionWorkspaceBytes): each block's Partial, then one ExactSum a
+// device's blocks may add the exact pass's terms into (the CPU keeps its own), a word a backend
+// may use to tell its device which pass runs next (a ReductionPass), and an integer total's
+// wrapping sum (LossProblem::integer).
 struct ReductionWorkspace {
   Partial* partials;
-  math::exact::DD* exact;
+  math::exact::ExactSum* exact;
   ReductionPass* next_pass;
+  uint64_t* integer_total;
 };
 
 OPENACLNN_HOST_DEVICE inline uint64_t ReductionWorkspaceBytesFor(int64_t count) {
   const auto blocks = static_cast<uint64_t>(ReductionBlocks(count));
-  return blocks * (sizeof(Partial) + sizeof(math::exact::DD)) + sizeof(ReductionPass);
+  return blocks * sizeof(Partial) + sizeof(math::exact::ExactSum) + sizeof(ReductionPass) +
+         sizeof(uint64_t);
 }
 
 OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* workspace,
                                                                      int64_t count) {
   const int64_t blocks = ReductionBlocks(count);
   auto* partials = static_cast<Partial*>(workspace);
-  auto* exact = reinterpret_cast<math::exact::DD*>(partials + blocks);
-  return {partials, exact, reinterpret_cast<ReductionPass*>(exact + blocks)};
+  auto* exact = reinterpret_cast<math::exact::ExactSum*>(partials + blocks);
+  auto* next_pass = reinterpret_cast<ReductionPass*>(exact + 1);
+  return {partials, exact, next_pass, reinterpret_cast<uint64_t*>(next_pass + 1)};
 }
 
 // Every element's partial sums within its block (256 in its lane, 4 folds), each fp64 addition
@@ -85,51 +90,54 @@ OPENACLNN_HOST_DEVICE inline ReductionWorkspace ReductionWorkspaceAt(void* works
 inline constexpr double kBlockSumDepth = 260.0;
 static_assert(kBlockSumDepth == kReductionBlock / kBlockLanes + 4 && kBlockLanes == 16);
 
-// The N as a double-double (exact for any int64).
+// N >= 0 as a double-double (exact for any int64): its high and low 32 bits, each exact.
 OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
-  const double high = static_cast<double>(count);
-  return math::exact::TwoSum(high, static_cast<double>(count - static_cast<int64_t>(high)));
+  return math::exact::TwoSum(static_cast<double>(count >> 32) * 0x1p32,
+                             static_cast<double>(count & 0xffffffff));
 }
 
-// The mean or sum from the blocks' partials, combined in block order 0, 1, 2, ... in
-// double-double. Returns true where its rounding to `type` is certain, with *value a double whose
-// one rounding to `type` (RoundOnce) is the result; false where the exact pass must decide.
-// The error bound: the elements' own bounds, each element's in-block additions (at most
-// kBlockSumDepth of them, each within 2^-53 of a partial sum, and a partial sum is at most the
-// terms its elements' bounds are `term_error` of: their relative error bound, for BCE
-// kEstimateError64), the double-double combine and mean's division (2^-100 of the result,
-// generously), and the two roundings of value -+ bound (2^-52).
-OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64_t blocks,
-                                                  int64_t count, bool mean, FloatType type,
-                                                  double term_error, double* value) {
-  using math::exact::DD;
-  DD total;
-  double bound = 0.0;
-  for (int64_t block = 0; block < blocks; ++block) {
-    total = math::exact::Add(total, DD{partials[block].sum, 0.0});
-    bound += partials[block].bound;
-  }
-  if (mean) total = math::exact::Div(total, CountAsDD(count));
-  *value = total.hi + total.lo;
-  // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
-  if (!std::isfinite(*value)) return true;
-  if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
-  if (mean) bound /= static_cast<double>(count);
-  const double magnitude = std::fabs(*value);
-  const double error =
-      bound * (1.0 + kBlockSumDepth * 0x1p-53 / term_error) + magnitude * (0x1p-100 + 0x1p-52);
-  const double widened = error * (1.0 + 0x1p-40);  // the rounding of this bound's own arithmetic
-  return RoundOnce(*value - widened, type) == RoundOnce(*value + widened, type);
-}
-
-// The exact pass's total from the blocks' exact sums, combined in block order; a double whose one
-// rounding to any output type is that of the double-double total.
-OPENACLNN_HOST_DEVICE inline double ExactReduction(const math::exact::DD* exact, int64_t blocks,
-                                                   int64_t count, bool mean) {
+// The blocks' partials of one output element combined in block order 0, 1, 2, ... in
+// double-double, and the rounding test of that sum divided by a divisor (1 for a sum).
+struct PartialsTotal {
   math::exact::DD total;
-  for (int64_t block = 0; block < blocks; ++block) total = math::exact::Add(total, exact[block]);
-  if (mean) total = math::exact::Div(total, CountAsDD(count));
-  return math::exact::RoundToOdd(total);
+  double bound = 0.0;
+
+  OPENACLNN_HOST_DEVICE void Add(const Partial& partial) {
+    total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    bound += partial.bound;
+  }
+
+  // True where the rounding of total / divisor to `type` is certain, with *value a double whose
+  // one rounding to `type` (RoundOnce) is the result; false where the exact pass must decide.
+  // The error bound: the elements' own bounds, each element's in-block additions (at most
+  // kBlockSumDepth of them, each within 2^-53 of a partial sum, and a partial sum is at most the
+  // terms its elements' bounds are `term_error` of: the family's kTermError), the double-double
+  // combine and the division (2^-100 of the result, generously), and the two roundings of value
+  // -+ bound (2^-52).
+  OPENACLNN_HOST_DEVICE bool Settle(int64_t divisor, FloatType type, double term_error,
+                                    double* value) const {
+    math::exact::DD quotient = total;
+    if (divisor != 1) quotient = math::exact::Div(total, CountAsDD(divisor));
+    *value = quotient.hi + quotient.lo;
+    // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
+    if (!std::isfinite(*value)) return true;
+    if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
+    const double scaled_bound = divisor != 1 ? bound / static_cast<double>(divisor) : bound;
+    const double magnitude = std::fabs(*value);
+    const double error = scaled_bound * (1.0 + kBlockSumDepth * 0x1p-53 / term_error) +
+                         magnitude * (0x1p-100 + 0x1p-52);
+    const double widened = error * (1.0 + 0x1p-40);  // the rounding of this bound's arithmetic
+    return RoundOnce(*value - widened, type) == RoundOnce(*value + widened, type);
+  }
+};
+
+// PartialsTotal of `blocks` partials in an array (a total's workspace).
+OPENACLNN_HOST_DEVICE inline bool SettleReduction(const Partial* partials, int64_t blocks,
+                                                  int64_t divisor, FloatType type,
+                                                  double term_error, double* value) {
+  PartialsTotal total;
+  for (int64_t block = 0; block < blocks; ++block) total.Add(partials[block]);
+  return total.Settle(divisor, type, term_error, value);
 }
 
 }  // namespace openaclnn

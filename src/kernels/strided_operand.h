@@ -12,7 +12,11 @@ inline constexpr int kMaxRank = 8;
 
 struct StridedOperand {
   int slot = -1;  // index into the launch's TensorAddresses; -1: absent, reads as 1
+  // The floating type of the operand's values: how it is stored, unless `integer` says it is
+  // stored as integers, each rounded once to `type` where it is read (LoadAs32); an integer
+  // problem's (LossProblem::integer) operands are read as integers.
   FloatType type = FloatType::kFloat32;
+  IntegerType integer = IntegerType::kNone;
   int64_t offset = 0;              // elements
   int64_t strides[kMaxRank] = {};  // elements; 0 along broadcast dimensions
 };
@@ -27,6 +31,20 @@ OPENACLNN_HOST_DEVICE inline float LoadAs32(const void* base, FloatType type, in
     default:
       return static_cast<const float*>(base)[index];
   }
+}
+
+// Element `index` of the operand at `base` (its storage address plus the offset and strides the
+// caller applied), as the fp32 that holds its value of `operand.type`.
+OPENACLNN_HOST_DEVICE inline float LoadAs32(const void* base, const StridedOperand& operand,
+                                            int64_t index) {
+  if (operand.integer == IntegerType::kNone) return LoadAs32(base, operand.type, index);
+  return IntegerToFloat(LoadInteger(base, operand.integer, index), operand.type);
+}
+
+// The bytes of one stored element.
+OPENACLNN_HOST_DEVICE inline size_t StoredSize(const StridedOperand& operand) {
+  return operand.integer == IntegerType::kNone ? ElementSize(operand.type)
+                                               : ElementSize(operand.integer);
 }
 
 // Stores `value` rounded once to `type` as element `index` of the array at `base`.

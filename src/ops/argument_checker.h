@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "aclnn/acl_meta.h"
 #include "base/dtype.h"
@@ -9,6 +11,20 @@
 #include "base/tensor.h"
 
 namespace openaclnn {
+
+// A set of aclDataTypes: an op's support list on the current SoC.
+struct DtypeSet {
+  uint64_t bits = 0;
+  constexpr DtypeSet With(int64_t dtype) const { return {bits | (uint64_t{1} << dtype)}; }
+  constexpr bool Contains(int64_t dtype) const {
+    return dtype >= 0 && dtype < 64 && (bits >> dtype & 1u) != 0;
+  }
+  // CANN's spelling of every member, e.g. "DT_FLOAT, DT_FLOAT16"; "none" for the empty set.
+  std::string Names() const;
+};
+
+// CANN's usual list: fp32, fp16, and bf16 where the SoC has it.
+DtypeSet FloatTypesOfSoc();
 
 // Names the API in every message, so a user who reads aclGetRecentErrMsg() knows which call.
 // The cheap checks are defined below, inline: phase 1 of a small call is well under a
@@ -22,15 +38,33 @@ struct ArgumentChecker {
   // The dtype is one the SoC profile supports for this op (fp32, fp16 and, where the SoC has it,
   // bf16). Absent optional tensors pass.
   aclnnStatus SupportedType(const char* name, const aclTensor* tensor) const;
+  // The dtype is in `allowed`. Absent optional tensors pass.
+  aclnnStatus TypeIn(const char* name, const aclTensor* tensor, DtypeSet allowed) const;
   aclnnStatus SameType(const char* name, const aclTensor* tensor, const char* other_name,
                        const aclTensor* other) const;
+  // *promoted = PromoteType(a, b), which must exist (`what` names the pair in the message).
+  aclnnStatus Promoted(const char* what, int64_t a, int64_t b, int64_t* promoted) const;
+  // The promoted type `from` (named `what`) is in `allowed` / may be cast to the tensor's dtype.
+  aclnnStatus PromotedIn(const char* what, int64_t from, DtypeSet allowed) const;
+  aclnnStatus CastsTo(const char* what, int64_t from, const char* name,
+                      const aclTensor* tensor) const;
   aclnnStatus Reduction(int64_t reduction) const;
+  // 0 none, 1 mean, 2 sum, 3 batchmean (the KL divergence ops).
+  aclnnStatus ReductionWithBatchmean(int64_t reduction) const;
   // Rank at most 8 and a view that stays inside its storage with non-negative strides.
   aclnnStatus Layout(const char* name, const aclTensor* tensor) const;
   aclnnStatus SameShape(const char* name, const aclTensor* tensor, const char* other_name,
                         const aclTensor* other) const;
   aclnnStatus BroadcastsInto(const char* name, const aclTensor* tensor,
                              const aclTensor* self) const;
+  // The symmetric NumPy broadcast of `shape` (named `what`) and the tensor's shape, into *result.
+  aclnnStatus Broadcast(const char* what, const std::vector<int64_t>& shape, const char* name,
+                        const aclTensor* tensor, std::vector<int64_t>* result) const;
+  // The tensor's shape is `shape` (`what` says where that shape comes from).
+  aclnnStatus ShapeIs(const char* name, const aclTensor* tensor, const std::vector<int64_t>& shape,
+                      const char* what) const;
+  // Rank 0 (a reduced result where CANN wants a 0-D tensor).
+  aclnnStatus RankZero(const char* name, const aclTensor* tensor) const;
   // For a reduced result: exactly one element, any rank.
   aclnnStatus SingleElement(const char* name, const aclTensor* tensor) const;
   aclnnStatus SameFormat(const char* name, const aclTensor* tensor, const char* other_name,

@@ -8,13 +8,19 @@
 
 namespace openaclnn {
 
+// The most scalar attributes an op has (smooth L1's beta; KL divergence's logTarget).
+inline constexpr int kMaxOpAttributes = 2;
+
 // The operands by role (OperandIndex); nullptr for absent ones (weight, pos_weight, grad_output
 // of the forward, the second output of all but the fused op). `slot` is each tensor's index among
-// the executor's inputs then outputs; -1 for roles the op lacks.
+// the executor's inputs then outputs; -1 for roles the op lacks. `attribute`: the op's scalar
+// attributes in API order (openaclnnOpDescriptor.attributes), a float one as the float the C API
+// took, a bool one 0 or 1.
 struct LossOperands {
   LossOperands() { std::fill(slot, slot + kOperandCount, -1); }
   const aclTensor* tensor[kOperandCount] = {};
   int slot[kOperandCount];
+  double attribute[kMaxOpAttributes] = {};
 };
 
 }  // namespace openaclnn

@@ -1,9 +1,12 @@
 // The plans every loss op hands to the executor: the work for operands that passed the checks,
-// on the active backend's kernels, for the op's family.
+// on the active backend's kernels, for the op's family. The iteration space is the broadcast shape
+// of the op's tensor inputs; the output holds each element's result, or sums of them (a mean or
+// sum, or a reduction into the output's smaller shape).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "base/executor.h"
 #include "kernels/loss_problem.h"
@@ -11,28 +14,50 @@
 
 namespace openaclnn {
 
-// The forward's plan: the loss over self (a fill for an empty self's mean or sum). With
-// operands' kGradSelfOut present, the same pass also writes the gradient with respect to self.
-std::unique_ptr<Plan> PlanLoss(LossFamily family, const LossOperands& operands, int64_t reduction,
-                               uint64_t* workspace_size);
+// What an op asks the kernels for, besides its operands and reduction.
+struct LossRequest {
+  LossFamily family = LossFamily::kBceWithLogits;
+  LossKind kind = LossKind::kLoss;
+  double parameter = 0.0;  // the family's scalar attribute (ElementParameters)
+  int variant = 0;         // the family's variant (ElementParameters)
+  // The dtype the inputs are promoted to (an aclDataType): the type integer inputs are rounded to
+  // as they are read, or integer arithmetic where it is INT64; ACL_DT_UNDEFINED: floating inputs
+  // only (read exactly, whatever their types).
+  int64_t promoted = -1;
+};
 
-// A gradient op's plan: the element-wise gradient `kind` over self (nothing for an empty self).
-std::unique_ptr<Plan> PlanGradient(LossFamily family, LossKind kind, const LossOperands& operands,
+// The forward's plan for reduction 0 (none: out has the iteration shape), 1 (mean: out one
+// element, the sum over N elements divided by N), 2 (sum) or 3 (batchmean: the sum divided by
+// self's first dimension, 1 for a 0-D self). Over no elements: mean NaN, sum 0, batchmean NaN
+// where self's first dimension is 0 (else 0), none nothing. With operands' kGradSelfOut present,
+// the same pass also writes the gradient with respect to self.
+std::unique_ptr<Plan> PlanLoss(const LossRequest& request, const LossOperands& operands,
+                               int64_t reduction, uint64_t* workspace_size);
+
+// aclnnMseLossOut's forward: for mean and sum, out is the iteration shape without its first
+// dimension, each element the sum over that dimension (divided by its size for mean); none as
+// PlanLoss. Over no elements: mean NaN and sum 0 into a non-empty out.
+std::unique_ptr<Plan> PlanLossOverFirstDimension(const LossRequest& request,
+                                                 const LossOperands& operands, int64_t reduction,
+                                                 uint64_t* workspace_size);
+
+// A gradient op's plan: the gradient `request.kind`, element-wise over the iteration space, or
+// summed into out's shape where that is smaller (the dimensions out was broadcast along); a mean's
+// gradient divided by the element count of broadcast(self, target), a batchmean's by self's first
+// dimension. Over no elements: nothing, or 0 into a non-empty out (a sum of nothing).
+std::unique_ptr<Plan> PlanGradient(const LossRequest& request, const LossOperands& operands,
                                    int64_t reduction, uint64_t* workspace_size);
 
-// PlanGradient of kind `kKind`, as an op descriptor's `plan`.
+// The plans of a family's ops without attributes and with floating inputs, as an op descriptor's
+// `plan`.
+inline std::unique_ptr<Plan> PlanLoss(LossFamily family, const LossOperands& operands,
+                                      int64_t reduction, uint64_t* workspace_size) {
+  return PlanLoss({.family = family}, operands, reduction, workspace_size);
+}
 template <LossKind kKind>
 std::unique_ptr<Plan> PlanGradientOf(LossFamily family, const LossOperands& operands,
                                      int64_t reduction, uint64_t* workspace_size) {
-  return PlanGradient(family, kKind, operands, reduction, workspace_size);
+  return PlanGradient({.family = family, .kind = kKind}, operands, reduction, workspace_size);
 }
-
-// The fused pass over self's (non-empty) shape, as the executor runs it; gradients are
-// multiplied by `gradient_scale`.
-std::unique_ptr<Plan> MakeLossPlan(LossFamily family, LossKind kind, Reduction reduction,
-                                   double gradient_scale, const LossOperands& operands,
-                                   uint64_t* workspace_size);
-// Writes `value` into every element of the output (the result of a mean or sum over nothing).
-std::unique_ptr<Plan> MakeFillPlan(const LossOperands& operands, double value);
 
 }  // namespace openaclnn

@@ -70,10 +70,17 @@ constexpr const OpDescriptor* kOps[] = {
 std::span<const OpDescriptor* const> Ops() { return kOps; }
 
 aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
-                               int64_t reduction, uint64_t* workspace_size,
-                               aclOpExecutor** executor) {
+                               int64_t reduction, const double* attributes,
+                               uint64_t* workspace_size, aclOpExecutor** executor) {
   const char* api = op.info.api;
   LossOperands operands;
+  for (size_t k = 0; k < op.info.attributeCount; ++k) {
+    const openaclnnAttribute& attribute = op.info.attributes[k];
+    double value = attributes != nullptr ? attributes[k] : attribute.defaultValue;
+    if (attribute.type == OPENACLNN_ATTRIBUTE_FLOAT) value = static_cast<float>(value);
+    if (attribute.type == OPENACLNN_ATTRIBUTE_BOOL) value = value != 0.0 ? 1.0 : 0.0;
+    operands.attribute[k] = value;
+  }
   std::vector<const aclTensor*> inputs, outputs;
   inputs.reserve(op.info.operandCount);  // one allocation each: small calls feel every one
   outputs.reserve(op.info.operandCount);
@@ -93,7 +100,8 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
                                     }));
   if (VerboseEnabled()) {
     try {
-      (*executor)->verbose = VerboseLine(op.info, tensors, reduction, *workspace_size);
+      (*executor)->verbose =
+          VerboseLine(op.info, tensors, reduction, operands.attribute, *workspace_size);
     } catch (const std::bad_alloc&) {  // the call itself is fine: it only goes unreported
     }
   }

@@ -28,8 +28,8 @@ struct OpDescriptor {
 // Operand rows (openaclnnOperand) by what they are: an input, whose shape is its own, or an
 // output of the shape of `shape_of`; `flags` names what is not the default.
 struct OperandFlags {
-  bool optional = false;  // may be NULL
-  bool reduced = false;   // one element when reduction is mean or sum
+  bool optional = false;                  // may be NULL
+  int reduced = OPENACLNN_REDUCED_NEVER;  // an openaclnnReducedShape (true: REDUCED_TO_ONE)
 };
 constexpr openaclnnOperand Input(const char* name, openaclnnOperandRole role,
                                  OperandFlags flags = {}) {
@@ -53,20 +53,35 @@ constexpr openaclnnOperand Output(const char* name, openaclnnOperandRole role,
 // Every op, in the order openaclnnGetOp numbers them.
 std::span<const OpDescriptor* const> Ops();
 
-// Phase 1 of `op`, its tensors in API order: the checks, the plan, the executor (which, under
-// OPENACLNN_VERBOSE, carries the op's description for phase 2's line).
+// Phase 1 of `op`, its tensors in API order and its attributes' values (nullptr: the defaults):
+// the checks, the plan, the executor (which, under OPENACLNN_VERBOSE, carries the op's
+// description for phase 2's line).
 aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
-                               int64_t reduction, uint64_t* workspace_size,
-                               aclOpExecutor** executor);
+                               int64_t reduction, const double* attributes,
+                               uint64_t* workspace_size, aclOpExecutor** executor);
+
+// The same for an op without attributes.
+inline aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
+                                      int64_t reduction, uint64_t* workspace_size,
+                                      aclOpExecutor** executor) {
+  return OpGetWorkspaceSize(op, tensors, reduction, nullptr, workspace_size, executor);
+}
 
 // The listing's phase 1 of `kOp` (an openaclnnGetWorkspaceSizeFn).
 template <const OpDescriptor& kOp>
 aclnnStatus TableGetWorkspaceSize(const aclTensor* const* tensors, int64_t reduction,
-                                  uint64_t* workspace_size, aclOpExecutor** executor) {
+                                  const double* attributes, uint64_t* workspace_size,
+                                  aclOpExecutor** executor) {
   if (tensors == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s: operands is nullptr.", kOp.info.api);
   }
-  return OpGetWorkspaceSize(kOp, tensors, reduction, workspace_size, executor);
+  return OpGetWorkspaceSize(kOp, tensors, reduction, attributes, workspace_size, executor);
+}
+
+// An attribute row (openaclnnAttribute).
+constexpr openaclnnAttribute Attribute(const char* name, openaclnnAttributeType type,
+                                       double default_value) {
+  return {.name = name, .type = type, .defaultValue = default_value};
 }
 
 // One per file of ops/.

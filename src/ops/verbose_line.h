@@ -10,9 +10,11 @@
 namespace openaclnn {
 
 // "<api> backend=<name> simd=<target> <operand>=<dtype>:<shape>:<strides>:<offset>...
-// reduction=<none|mean|sum> workspace=<bytes>": each operand under its API name, in API order,
-// "none" for an absent one. simd is what the kernel table reports ("-" on a GPU).
+// reduction=<none|mean|sum|batchmean> [<attribute>=<value>...] workspace=<bytes>": each operand
+// under its API name, in API order, "none" for an absent one, then each attribute (`attributes`,
+// the op's values in API order) under its API name. simd is what the kernel table reports ("-" on
+// a GPU).
 std::string VerboseLine(const openaclnnOpDescriptor& op, const aclTensor* const* tensors,
-                        int64_t reduction, uint64_t workspace_size);
+                        int64_t reduction, const double* attributes, uint64_t workspace_size);
 
 }  // namespace openaclnn

@@ -77,6 +77,15 @@ bool SocSupportsBf16(const char* soc_name) {
 
 bool SocSupportsBf16() { return SocSupportsBf16(SocName()); }
 
+SocKind SocKindOf(const char* soc_name) {
+  if (SocSupportsBf16(soc_name)) return SocKind::kBf16;
+  if (StartsWith(soc_name, "Ascend910")) return SocKind::kAscend910;
+  if (StartsWith(soc_name, "Ascend310P")) return SocKind::kAscend310P;
+  return SocKind::kOther;
+}
+
+SocKind CurrentSocKind() { return SocKindOf(SocName()); }
+
 }  // namespace openaclnn
 
 using namespace openaclnn;

@@ -13,4 +13,10 @@ const char* SocName();
 bool SocSupportsBf16();
 bool SocSupportsBf16(const char* soc_name);
 
+// The SoC families some ops' dtype lists tell apart beyond bf16 (the KL divergence gradients):
+// those with bf16; first-generation Ascend910 parts; Ascend310P parts; every other.
+enum class SocKind { kBf16, kAscend910, kAscend310P, kOther };
+SocKind SocKindOf(const char* soc_name);
+SocKind CurrentSocKind();
+
 }  // namespace openaclnn

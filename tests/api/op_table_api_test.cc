@@ -97,7 +97,8 @@ TEST(OpTable, NullOperandsAreRejectedWithAMessage) {
   for (const openaclnnOpDescriptor* op : AllOps()) {
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    EXPECT_EQ(op->getWorkspaceSize(nullptr, 0, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(op->getWorkspaceSize(nullptr, 0, nullptr, &workspace, &executor),
+              ACLNN_ERR_PARAM_NULLPTR);
     EXPECT_TRUE(ErrorMentions(op->api));
   }
 }
@@ -114,7 +115,8 @@ TEST(OpTable, UniformPhaseOneIsTheNamedApis) {
                                  nullptr,    nullptr,    by_table.get()};
   uint64_t workspace = 0;
   aclOpExecutor* executor = nullptr;
-  EXPECT_EQ(op->getWorkspaceSize(operands, 7, &workspace, &executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(op->getWorkspaceSize(operands, 7, nullptr, &workspace, &executor),
+            ACLNN_ERR_PARAM_INVALID);
   // The messages after their time stamps.
   const auto text = [](const std::string& message) { return message.substr(message.find("Acl")); };
   const std::string table_message = text(aclGetRecentErrMsg());
@@ -125,7 +127,7 @@ TEST(OpTable, UniformPhaseOneIsTheNamedApis) {
   EXPECT_EQ(table_message, text(aclGetRecentErrMsg()));
 
   aclrtStream stream = AclEnvironment::stream;
-  ASSERT_EQ(op->getWorkspaceSize(operands, 1, &workspace, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(op->getWorkspaceSize(operands, 1, nullptr, &workspace, &executor), ACLNN_SUCCESS);
   ASSERT_EQ(op->launch(nullptr, workspace, executor, stream), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
                 grad.get(), self.get(), target.get(), nullptr, nullptr, 1, by_name.get(),

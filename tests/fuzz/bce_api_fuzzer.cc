@@ -605,7 +605,7 @@ aclnnStatus PhaseOne(const Problem& p, uint64_t* workspace_size, aclOpExecutor**
     const Described& t = p.t[p.op->operands[i].role];
     operands.push_back(t.present ? t.tensor : nullptr);
   }
-  return p.op->getWorkspaceSize(operands.data(), p.reduction, workspace_size, executor);
+  return p.op->getWorkspaceSize(operands.data(), p.reduction, nullptr, workspace_size, executor);
 }
 
 aclnnStatus PhaseTwo(const Problem& p, void* workspace, uint64_t size, aclOpExecutor* executor,

@@ -1,44 +1,32 @@
 // CPU execution of LossProblem: the flat index space is cut into reduction blocks, shared by the
 // thread pool's workers; each block's operands are read in place where they are contiguous (any
 // dtype, widened in registers) or copied into fp32 tiles, the element math runs in SIMD, and
-// the block's results are stored or summed into the block's fp64 partial.
+// the block's results are stored or summed into the block's fp64 partial. A problem whose output
+// elements each sum a segment of the space (a reduction into a smaller shape) gives each worker
+// whole output elements instead.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/cpu_families.h"
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
-#include "backends/cpu/tile_math.h"
 #include "kernels/loss_families.h"
 
 namespace openaclnn {
 namespace {
 
 using cpu::Access;
+using cpu::CpuFamily;
 using cpu::ForEachRun;
 using cpu::OperandPlan;
 
-// A family's tile math on the CPU (tile_math.h): one row per LossFamily, in its order.
-struct CpuFamily {
-  Partial (*evaluate)(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                      const TileOutput& output, bool sum, const TileOutput& gradient);
-  math::exact::DD (*exact_sum)(const TileInputs& inputs, int64_t count);
-  double loss_term_error;  // the family's kLossTermError (kernels/loss_families.h)
-  bool (*sums_fp32_terms)(FloatType self, FloatType result, bool fused, FloatType gradient);
-};
-constexpr CpuFamily kCpuFamilies[] = {
-    {EvaluateTile, ExactTileSum, BceWithLogitsFamily::kLossTermError,
-     BceWithLogitsFamily::SumsFp32Terms},
-    {EvaluateBinaryCrossEntropyTile, ExactBinaryCrossEntropyTileSum,
-     BinaryCrossEntropyFamily::kLossTermError, BinaryCrossEntropyFamily::SumsFp32Terms},
-};
-static_assert(std::size(kCpuFamilies) == kLossFamilyCount, "a row for every family");
-
 const CpuFamily& FamilyOf(const LossProblem& problem) {
-  return kCpuFamilies[static_cast<int>(problem.family)];
+  return cpu::CpuFamilyOf(problem.family);
 }
 
 // Below this many blocks the kernel runs on the launching thread alone: handing work to the
@@ -57,15 +45,16 @@ struct Launch {
   const TensorAddresses* addresses;
   OperandPlan plans[kOperandCount];
   ReductionWorkspace workspace{};
-  int64_t blocks;
-  // The pass the workers run: the first (kSettled here: the blocks' results, and partials with
-  // fp32 terms where SumsFp32Terms), the partials again with fp64 terms, or the blocks' exact
-  // sums (ExactTileSum).
+  int64_t units;  // what workers claim: blocks, or output elements where each sums a segment
+  // A total's pass: the first (kSettled here: the blocks' results, and partials with fp32 terms
+  // where SumsFp32Terms), the partials again with fp64 terms, or the exact one (into `exact`).
   ReductionPass pass = ReductionPass::kSettled;
-  std::atomic<int64_t> next_block{0};
+  std::atomic<int64_t> next_unit{0};
+  std::mutex exact_mutex;  // guards *workspace.exact, into which the exact pass's workers add
 };
 
-// Stores a block's fp32 results to output operand `which` through its strides.
+// Stores `count` fp32 results to output operand `which` through its strides, from flat index
+// `begin`.
 void WriteBlock(const LossProblem& problem, const TensorAddresses& addresses, int which,
                 int64_t begin, int64_t count, const float* values) {
   const StridedOperand& out = problem.operands[which];
@@ -89,92 +78,160 @@ TileOutput BlockOutput(const Launch& launch, int which, int64_t begin, float* ti
           out.type};
 }
 
-void RunBlock(const Launch& launch, int64_t block, Tiles& tiles) {
+// The operands of flat elements [begin, begin + count) as tile inputs.
+TileInputs BlockInputs(const Launch& launch, int64_t begin, int64_t count, Tiles& tiles) {
   const LossProblem& problem = *launch.problem;
-  const TensorAddresses& addresses = *launch.addresses;
-  const int64_t begin = block * kReductionBlock;
-  const int64_t count = std::min(kReductionBlock, problem.count - begin);
   TileInputs inputs;
   for (int which = kSelf; which < kOut; ++which) {
     const int slot = problem.operands[which].slot;
     inputs.operand[which] =
-        cpu::BlockOperand(problem, slot < 0 ? nullptr : addresses[slot], which, launch.plans[which],
-                          begin, count, tiles.input[which]);
+        cpu::BlockOperand(problem, slot < 0 ? nullptr : (*launch.addresses)[slot], which,
+                          launch.plans[which], begin, count, tiles.input[which]);
   }
-  const bool sum = problem.reduction != Reduction::kNone;
-  if (launch.pass == ReductionPass::kExact) {
-    launch.workspace.exact[block] = FamilyOf(problem).exact_sum(inputs, count);
-    return;
-  }
-  // A mean or sum stores nothing per element, but its terms follow the result's type
-  // (SumsFp32Terms); its fp64 pass forms them as for an fp32 result, whose are fp64.
+  return inputs;
+}
+
+// Flat elements [begin, begin + count) in `pass`: their results where they are element-wise (with
+// kGradSelfOut, the gradient as well), or the partial sum of their terms.
+Partial RunBlock(const Launch& launch, ReductionPass pass, int64_t begin, int64_t count,
+                 Tiles& tiles) {
+  const LossProblem& problem = *launch.problem;
+  const TensorAddresses& addresses = *launch.addresses;
+  const TileInputs inputs = BlockInputs(launch, begin, count, tiles);
+  const bool sum = problem.Reduces();
+  // A sum stores nothing per element, but its terms follow the result's type (SumsFp32Terms);
+  // its fp64 pass forms them as for an fp32 result, whose are fp64.
   const FloatType terms_for =
-      launch.pass == ReductionPass::kFp64Terms ? FloatType::kFloat32 : problem.operands[kOut].type;
+      pass == ReductionPass::kFp64Terms ? FloatType::kFloat32 : problem.operands[kOut].type;
   const TileOutput output =
       sum ? TileOutput{nullptr, terms_for} : BlockOutput(launch, kOut, begin, tiles.result);
-  // The fused pass: the gradient in the same pass, from the same exp(-|x|); the fp64 pass's
-  // terms alone (the first pass stored the gradient).
-  const bool fused =
-      problem.operands[kGradSelfOut].slot >= 0 && launch.pass != ReductionPass::kFp64Terms;
+  // The fused pass: the gradient in the same pass; the fp64 pass's terms alone (the first pass
+  // stored the gradient).
+  const bool fused = problem.operands[kGradSelfOut].slot >= 0 && pass != ReductionPass::kFp64Terms;
   const TileOutput gradient =
       fused ? BlockOutput(launch, kGradSelfOut, begin, tiles.gradient) : TileOutput{};
-  const Partial partial = FamilyOf(problem).evaluate(problem.kind, problem.gradient_scale, inputs,
+  const Partial partial = FamilyOf(problem).evaluate(problem.kind, problem.parameters, inputs,
                                                      count, output, sum, gradient);
-  if (sum) launch.workspace.partials[block] = partial;
   if (output.data == tiles.result) WriteBlock(problem, addresses, kOut, begin, count, tiles.result);
   if (gradient.data == tiles.gradient) {
     WriteBlock(problem, addresses, kGradSelfOut, begin, count, tiles.gradient);
   }
+  return partial;
 }
 
-// A worker's share: blocks claimed one at a time, so any number of workers covers them all and
-// each block's result is the same whoever computes it.
+// The exact terms of flat elements [begin, begin + count) added to `sum`.
+void AddExactBlock(const Launch& launch, int64_t begin, int64_t count, Tiles& tiles,
+                   math::exact::ExactSum& sum) {
+  const LossProblem& problem = *launch.problem;
+  FamilyOf(problem).exact_sum(problem.kind, problem.parameters,
+                              BlockInputs(launch, begin, count, tiles), count, sum);
+}
+
+// The blocks of a total or of element-wise results: each block's partial goes to the workspace;
+// the exact pass adds each worker's terms into one ExactSum (exact, so in any order).
+void RunBlocks(Launch& launch, Tiles& tiles) {
+  const LossProblem& problem = *launch.problem;
+  math::exact::ExactSum exact;
+  for (;;) {
+    const int64_t block = launch.next_unit.fetch_add(1, std::memory_order_relaxed);
+    if (block >= launch.units) break;
+    const int64_t begin = block * kReductionBlock;
+    const int64_t count = std::min(kReductionBlock, problem.count - begin);
+    if (launch.pass == ReductionPass::kExact) {
+      AddExactBlock(launch, begin, count, tiles, exact);
+      continue;
+    }
+    const Partial partial = RunBlock(launch, launch.pass, begin, count, tiles);
+    if (problem.Total()) launch.workspace.partials[block] = partial;
+  }
+  if (launch.pass == ReductionPass::kExact) {
+    const std::lock_guard<std::mutex> lock(launch.exact_mutex);
+    launch.workspace.exact->Add(exact);
+  }
+}
+
+// An output element that sums a segment: the first pass's sum of its blocks' partials and its
+// rounding test; where that fails, the fp64 terms' pass (after fp32 terms) and then the exact one.
+double SegmentValue(const Launch& launch, int64_t first, Tiles& tiles) {
+  const LossProblem& problem = *launch.problem;
+  const CpuFamily& family = FamilyOf(problem);
+  const FloatType type = problem.operands[kOut].type;
+  const int64_t divisor = problem.parameters.divisor;
+  const auto total_of = [&](ReductionPass pass) {
+    PartialsTotal total;
+    for (int64_t begin = first; begin < first + problem.segment; begin += kReductionBlock) {
+      const int64_t count = std::min(kReductionBlock, first + problem.segment - begin);
+      total.Add(RunBlock(launch, pass, begin, count, tiles));
+    }
+    return total;
+  };
+  double value = 0.0;
+  const bool fp32_terms = family.sums_fp32_terms(problem.operands[kSelf].type, type, false, type);
+  if (total_of(ReductionPass::kSettled).Settle(divisor, type, family.term_error, &value)) {
+    return value;
+  }
+  if (fp32_terms &&
+      total_of(ReductionPass::kFp64Terms).Settle(divisor, type, family.term_error, &value)) {
+    return value;
+  }
+  math::exact::ExactSum exact;
+  for (int64_t begin = first; begin < first + problem.segment; begin += kReductionBlock) {
+    AddExactBlock(launch, begin, std::min(kReductionBlock, first + problem.segment - begin), tiles,
+                  exact);
+  }
+  return math::exact::RoundedQuotient(
+      exact, math::exact::DivisorOf(family.term_denominator(problem.parameters), divisor), type);
+}
+
+// Output elements claimed one at a time, each summing its segment on one worker.
+void RunSegments(Launch& launch, Tiles& tiles) {
+  const LossProblem& problem = *launch.problem;
+  const StridedOperand& out = problem.operands[kOut];
+  void* base = (*launch.addresses)[out.slot];
+  for (;;) {
+    const int64_t element = launch.next_unit.fetch_add(1, std::memory_order_relaxed);
+    if (element >= launch.units) return;
+    const int64_t first = element * problem.segment;
+    const float value = RoundedTo(SegmentValue(launch, first, tiles), out.type);
+    cpu::StoreFrom32(base, out.type, ElementOf(out, problem.shape, problem.rank, first), value);
+  }
+}
+
+// A worker's share of a launch: units claimed one at a time, so any number of workers covers them
+// all and each result is the same whoever computes it.
 void RunWorker(void* context, int /*worker*/) {
   thread_local Tiles tiles;
   auto& launch = *static_cast<Launch*>(context);
-  for (;;) {
-    const int64_t block = launch.next_block.fetch_add(1, std::memory_order_relaxed);
-    if (block >= launch.blocks) return;
-    RunBlock(launch, block, tiles);
+  if (launch.problem->Reduces() && !launch.problem->Total()) {
+    RunSegments(launch, tiles);
+  } else {
+    RunBlocks(launch, tiles);
   }
 }
 
 const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
                     const LaunchContext& context);
 
-const char* RunCpu(const LossProblem& problem, const LaunchContext& context) {
-  Launch launch;
-  launch.problem = &problem;
-  launch.addresses = &context.addresses;
-  for (int which = 0; which < kOperandCount; ++which) {
-    launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
-  }
-  launch.blocks = ReductionBlocks(problem.count);
-  if (problem.reduction != Reduction::kNone) {
-    launch.workspace = ReductionWorkspaceAt(context.workspace, problem.count);
-  }
-  const int participants =
-      static_cast<int>(std::min<int64_t>(launch.blocks / kMinBlocksPerThread, 1 << 20));
-  cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
-  if (problem.reduction == Reduction::kNone) return nullptr;
-  // Fixed combine order, whatever worker produced each partial; where the total's rounding is in
-  // doubt, the fp64 pass (after fp32 terms) and then the exact pass.
-  const bool mean = problem.reduction == Reduction::kMean;
+// The total of a problem whose one output sums everything: the blocks' partials combined in block
+// order; where the total's rounding is in doubt, the fp64 pass (after fp32 terms) and then the
+// exact pass.
+const char* FinishTotal(Launch& launch, int participants, const LaunchContext& context) {
+  const LossProblem& problem = *launch.problem;
   const FloatType type = problem.operands[kOut].type;
   const CpuFamily& family = FamilyOf(problem);
+  const int64_t divisor = problem.parameters.divisor;
   const bool fp32_terms = family.sums_fp32_terms(problem.operands[kSelf].type, type,
                                                  problem.operands[kGradSelfOut].slot >= 0,
                                                  problem.operands[kGradSelfOut].type);
   double total = 0.0;
   const auto settle = [&](bool partials_of_fp32_terms) {
-    return NextReductionPass(
-        SettleReduction(launch.workspace.partials, launch.blocks, problem.count, mean, type,
-                        family.loss_term_error, &total),
-        partials_of_fp32_terms);
+    return NextReductionPass(SettleReduction(launch.workspace.partials, launch.units, divisor, type,
+                                             family.term_error, &total),
+                             partials_of_fp32_terms);
   };
   const auto run_pass = [&](ReductionPass pass) {
     launch.pass = pass;
-    launch.next_block = 0;
+    launch.next_unit = 0;
     cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
   };
   ReductionPass next = settle(fp32_terms);
@@ -183,10 +240,33 @@ const char* RunCpu(const LossProblem& problem, const LaunchContext& context) {
     next = settle(false);
   }
   if (next == ReductionPass::kExact) {
+    *launch.workspace.exact = math::exact::ExactSum();
     run_pass(next);
-    total = ExactReduction(launch.workspace.exact, launch.blocks, problem.count, mean);
+    total = math::exact::RoundedQuotient(
+        *launch.workspace.exact,
+        math::exact::DivisorOf(family.term_denominator(problem.parameters), divisor), type);
   }
   return FillCpu(problem.operands[kOut], nullptr, 0, total, context);
+}
+
+const char* RunCpu(const LossProblem& problem, const LaunchContext& context) {
+  if (problem.integer) return cpu::RunIntegerCpu(problem, context);
+  Launch launch;
+  launch.problem = &problem;
+  launch.addresses = &context.addresses;
+  for (int which = 0; which < kOperandCount; ++which) {
+    launch.plans[which] = cpu::PlanOperand(problem.operands[which], problem);
+  }
+  const bool segments = problem.Reduces() && !problem.Total();
+  launch.units = segments ? problem.count / problem.segment : ReductionBlocks(problem.count);
+  if (problem.Total()) launch.workspace = ReductionWorkspaceAt(context.workspace, problem.count);
+  // Segments: an output element per unit, each as much work as its segment.
+  const int64_t blocks_per_unit = segments ? ReductionBlocks(problem.segment) : 1;
+  const int participants = static_cast<int>(
+      std::min<int64_t>(launch.units * blocks_per_unit / kMinBlocksPerThread, 1 << 20));
+  cpu::ThreadPool::Instance().Run(participants, RunWorker, &launch);
+  if (!problem.Total()) return nullptr;
+  return FinishTotal(launch, participants, context);
 }
 
 const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, double value,
@@ -198,11 +278,16 @@ const char* FillCpu(const StridedOperand& out, const int64_t* shape, int rank, d
   }
   int64_t count = 1;
   for (int d = 0; d < rank; ++d) count *= shape[d];
-  const uint32_t bits = RoundOnce(value, out.type);
-  const uint16_t half_bits = static_cast<uint16_t>(bits);
-  const void* pattern = out.type == FloatType::kFloat32 ? static_cast<const void*>(&bits)
-                                                        : static_cast<const void*>(&half_bits);
-  const size_t size = ElementSize(out.type);
+  // The element's bytes: an integer output's whole number, else `value` rounded once.
+  unsigned char pattern[8];
+  const size_t size = StoredSize(out);
+  if (out.integer != IntegerType::kNone) {
+    const int64_t whole = static_cast<int64_t>(value);  // the fills write 0
+    std::memcpy(pattern, &whole, size);                 // little-endian: the low bytes
+  } else {
+    const uint32_t bits = RoundOnce(value, out.type);  // fp16/bf16 in its low half
+    std::memcpy(pattern, &bits, size);                 // little-endian: the low bytes
+  }
   char* base = static_cast<char*>(context.addresses[out.slot]);
   ForEachRun(out, shape, rank, 0, count, [&](int64_t element, int64_t length, int64_t stride) {
     for (int64_t i = 0; i < length; ++i) {
@@ -217,7 +302,7 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 }  // namespace
 
 const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                     .ops = kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps,
+                                     .ops = kEveryFamilyKernelOps,
                                      .workspace_bytes = ReductionWorkspaceBytes,
                                      .run = RunCpu,
                                      .fill = FillCpu,

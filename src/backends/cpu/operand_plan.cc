@@ -10,9 +10,18 @@ namespace openaclnn::cpu {
 namespace {
 
 // Widens `length` elements at stride `stride` from `base` into `to` at stride `to_stride`; the
-// type switch sits outside the loop so each loop is a plain copy or conversion.
-void CopyRun(const void* base, FloatType type, int64_t first, int64_t length, int64_t stride,
-             float* to, int64_t to_stride = 1) {
+// type switch sits outside the loop so each loop is a plain copy or conversion. Integers are
+// rounded once to the operand's floating type.
+void CopyRun(const void* base, const StridedOperand& operand, int64_t first, int64_t length,
+             int64_t stride, float* to, int64_t to_stride = 1) {
+  const FloatType type = operand.type;
+  if (operand.integer != IntegerType::kNone) {
+    for (int64_t i = 0; i < length; ++i) {
+      to[i * to_stride] =
+          IntegerToFloat(LoadInteger(base, operand.integer, first + i * stride), type);
+    }
+    return;
+  }
   if (type == FloatType::kFloat32 && stride == 1 && to_stride == 1) {
     std::memcpy(to, static_cast<const float*>(base) + first, length * sizeof(float));
     return;
@@ -41,7 +50,7 @@ void CopyRows(const void* base, const StridedOperand& operand, const int64_t* sh
               int64_t begin, int64_t count, float* tile) {
   ForEachRun(operand, shape, rank, begin, count,
              [&](int64_t element, int64_t length, int64_t stride) {
-               CopyRun(base, operand.type, element, length, stride, tile);
+               CopyRun(base, operand, element, length, stride, tile);
                tile += length;
              });
 }
@@ -61,12 +70,13 @@ void CopyColumns(const void* base, const StridedOperand& operand, const int64_t*
   const int64_t column_stride = operand.strides[rank - 1];
   ForEachRun(operand, shape, rank - 1, (begin + head) / width, rows,
              [&](int64_t element, int64_t length, int64_t row_stride) {
-               if (operand.type == FloatType::kFloat32 && row_stride == 1) {
+               if (operand.type == FloatType::kFloat32 && operand.integer == IntegerType::kNone &&
+                   row_stride == 1) {
                  TransposeFloats(static_cast<const float*>(base) + element, column_stride, length,
                                  width, next, width);
                } else {
                  for (int64_t column = 0; column < width; ++column) {
-                   CopyRun(base, operand.type, element + column * column_stride, length, row_stride,
+                   CopyRun(base, operand, element + column * column_stride, length, row_stride,
                            next + column, width);
                  }
                }
@@ -82,9 +92,9 @@ void FillPeriodic(const void* base, const StridedOperand& operand, int64_t perio
                   int64_t count, float* tile) {
   const int64_t phase = begin % period;
   const int64_t head = std::min(period - phase, count);
-  CopyRun(base, operand.type, operand.offset + phase, head, 1, tile);
+  CopyRun(base, operand, operand.offset + phase, head, 1, tile);
   if (head < count) {
-    CopyRun(base, operand.type, operand.offset, std::min(phase, count - head), 1, tile + head);
+    CopyRun(base, operand, operand.offset, std::min(phase, count - head), 1, tile + head);
   }
   for (int64_t filled = std::min(period, count); filled < count; filled *= 2) {
     std::memcpy(tile + filled, tile, std::min(filled, count - filled) * sizeof(float));
@@ -96,6 +106,8 @@ void FillPeriodic(const void* base, const StridedOperand& operand, int64_t perio
 OperandPlan PlanOperand(const StridedOperand& operand, const LossProblem& problem) {
   if (operand.slot < 0) return {};
   const int rank = problem.rank;
+  // Integers are rounded to their floating type as they are copied: never read in place.
+  if (operand.integer != IntegerType::kNone) return {Access::kGather, 0};
   if (IsFlat(operand, problem.shape, rank)) return {Access::kFlat, 0};
   if (IsSplat(operand, rank)) return {Access::kSplat, 0};
   const int64_t period = BroadcastPeriod(operand, problem.shape, rank);

@@ -8,6 +8,7 @@
 #include "backends/cpu/strided.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/element_inputs.h"
+#include "kernels/exact_sum.h"
 
 namespace openaclnn::cpu {
 
@@ -28,9 +29,9 @@ inline ElementInputs ElementOf(const TileInputs& inputs, int64_t i) {
 
 // EvaluateTile's contract (tile_math.h) for `Family`'s elements.
 template <class Family>
-Partial EvaluateTileElements(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                             int64_t count, const TileOutput& output, bool sum,
-                             const TileOutput& gradient) {
+Partial EvaluateTileElements(LossKind kind, const ElementParameters& parameters,
+                             const TileInputs& inputs, int64_t count, const TileOutput& output,
+                             bool sum, const TileOutput& gradient) {
   const bool with_gradient = kind == LossKind::kLoss && gradient.data != nullptr;
   const bool terms32 =
       Family::SumsFp32Terms(inputs.operand[kSelf].type, output.type, with_gradient, gradient.type);
@@ -40,16 +41,15 @@ Partial EvaluateTileElements(LossKind kind, double gradient_scale, const TileInp
   for (int64_t i = 0; i < count; ++i) {
     const ElementInputs element = ElementOf(inputs, i);
     if (output.data != nullptr) {
-      const float value = Family::Element(kind, gradient_scale, element, output.type);
+      const float value = Family::Element(kind, parameters, element, output.type);
       StoreFrom32(output.data, output.StoredAs(), i, value);
     }
     if (with_gradient) {
-      const float value =
-          Family::Element(LossKind::kGradSelf, gradient_scale, element, gradient.type);
+      const float value = Family::Element(LossKind::kGradSelf, parameters, element, gradient.type);
       StoreFrom32(gradient.data, gradient.StoredAs(), i, value);
     }
-    if (sum && kind == LossKind::kLoss) {
-      const auto term = Family::LossTerm(element, terms32, unweighted);
+    if (sum) {
+      const auto term = Family::Term(kind, parameters, element, terms32, unweighted);
       lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Partial{term.value, term.bound};
     }
   }
@@ -58,12 +58,11 @@ Partial EvaluateTileElements(LossKind kind, double gradient_scale, const TileInp
 
 // ExactTileSum's contract (tile_math.h) for `Family`'s elements.
 template <class Family>
-math::exact::DD ExactTileElementsSum(const TileInputs& inputs, int64_t count) {
-  math::exact::DD lanes[kBlockLanes];
+void ExactTileElementsSum(LossKind kind, const ElementParameters& parameters,
+                          const TileInputs& inputs, int64_t count, math::exact::ExactSum& sum) {
   for (int64_t i = 0; i < count; ++i) {
-    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + Family::ExactLossTerm(ElementOf(inputs, i));
+    Family::AddExactTerm(kind, parameters, ElementOf(inputs, i), sum);
   }
-  return FoldLanes(lanes);
 }
 
 }  // namespace openaclnn::cpu

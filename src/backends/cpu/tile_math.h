@@ -1,4 +1,6 @@
-// The element math applied to one block of operands that lie contiguously in memory.
+// The element math applied to one block of operands that lie contiguously in memory: what a
+// tile reads and writes, for every family (a family's tile functions: its cpu/ folder,
+// src/losses/<family>/cpu/).
 #pragma once
 
 #include <cstdint>
@@ -35,53 +37,8 @@ struct TileOutput {
   FloatType StoredAs() const { return staged ? FloatType::kFloat32 : type; }
 };
 
-// Evaluates the loss or gradient of elements [0, count) of a tile, count <= kReductionBlock;
-// stores them to `output` (each correctly rounded once to its type) when it has data, and with
-// `sum` (kind kLoss; the gradients never reduce) returns the sum of their estimates and of
-// their error bounds in the block order of FoldLanes (else zeros): fp64 estimates, or fp32 ones
-// (BceLossTerm32) where the logits and `output`'s type are 16-bit and no gradient is fused. With
-// kind kLoss and a `gradient` that has data, the same pass also stores there the gradient with
-// respect to self (of the gradOutput operand, times gradient_scale): bitwise what kind kGradSelf
-// stores, from the one exp(-|x|) both need. Runs the best SIMD target of this CPU (Highway
-// dispatch); bitwise the same as EvaluateTileScalar.
-Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                     const TileOutput& output, bool sum, const TileOutput& gradient = {});
-
-// The element-at-a-time definition of EvaluateTile, used where no SIMD target with a fused
-// multiply-add exists, and by tests as the reference.
-Partial EvaluateTileScalar(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                           int64_t count, const TileOutput& output, bool sum,
-                           const TileOutput& gradient = {});
-
-// The exact pass of a mean or sum over one tile: every element's loss in double-double (the
-// reference value where an input is not finite), summed in double-double in the block order.
-math::exact::DD ExactTileSum(const TileInputs& inputs, int64_t count);
-
-// EvaluateTile, EvaluateTileScalar and ExactTileSum of the binary cross entropy family (kinds
-// kLoss and kGradSelf; no fused gradient): its best SIMD target
-// (simd/binary_cross_entropy_tile.cc), bitwise the same as its element-at-a-time definition.
-Partial EvaluateBinaryCrossEntropyTile(LossKind kind, double gradient_scale,
-                                       const TileInputs& inputs, int64_t count,
-                                       const TileOutput& output, bool sum,
-                                       const TileOutput& gradient = {});
-Partial EvaluateBinaryCrossEntropyTileScalar(LossKind kind, double gradient_scale,
-                                             const TileInputs& inputs, int64_t count,
-                                             const TileOutput& output, bool sum,
-                                             const TileOutput& gradient = {});
-math::exact::DD ExactBinaryCrossEntropyTileSum(const TileInputs& inputs, int64_t count);
-
-// The name of the Highway target EvaluateTile runs now ("scalar" for the fallback).
+// The SIMD target the tiles run ("scalar" for the fallback): Highway's choice for this CPU, the
+// same for every family's tiles.
 const char* EvaluateTileTarget();
-
-// For tests: which of `values` (non-negative losses in fp64, each within its bound of the exact
-// loss: kEstimateError64 of it for fp32, kLossError32 for fp16 and bf16) the bit test of the SIMD
-// loss evaluator (simd/rounding_bits-inl.h: FarFromBoundaries, InNormalRange, SettledOnGrid16)
-// settles in `type`, on the target EvaluateTile runs, and *rounded the result it stores for a
-// settled one. `test` (fp16, bf16): that of the losses evaluated wholly in fp32 lanes, fp32 values
-// within 2^-21 + 2^-23 (Loss16InFp32) or 1.5 * 2^-21 + 2^-40 (WeightedLoss16InFp32) of the exact
-// loss.
-enum class LossBitTest { kFp64, kFp32Unweighted, kFp32Weighted };
-void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded, LossBitTest test = LossBitTest::kFp64);
 
 }  // namespace openaclnn

@@ -1,25 +1,17 @@
-// EvaluateTile in SIMD: the element math's and BCE's formulas (kernels/bce_math.h) instantiated
-// with a Highway vector policy, compiled once per target and chosen at run time, one source file
-// per kind (simd/tile_kinds.h). Every operation is the IEEE operation the scalar policy performs,
-// so each lane gets the scalar path's bits; only targets with a native fused multiply-add run this
-// code, the others run EvaluateTileScalar.
+// What every family's SIMD tiles share at run time: the Highway target they are dispatched to
+// (each family's tiles: src/losses/<family>/cpu/), and the thread's staging buffer. Only targets
+// with a native fused multiply-add run the SIMD evaluators (their lanes then get the scalar
+// code's bits); the others run each family's scalar definition.
 
 #include "backends/cpu/simd/simd_targets.h"  // before Highway
 
-#include <cstdint>
-
-#include "backends/cpu/simd/tile_kinds.h"
+#include "backends/cpu/simd/tile_staging.h"
 #include "backends/cpu/tile_math.h"
-#include "kernels/bce_element.h"
-#include "kernels/bce_exact.h"
-#include "kernels/bce_math.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/tile_math_simd.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-
-#include "backends/cpu/simd/rounding_bits-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -28,45 +20,8 @@ namespace openaclnn::HWY_NAMESPACE {
 // do the lanes get the scalar code's bits.
 #if HWY_NATIVE_FMA
 const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
-
-void SettlesLossBitsImpl(FloatType type, LossBitTest test, const double* values, int64_t count,
-                         bool* settled, float* rounded) {
-  // One value at a time, in every lane: the tests decide whole vectors.
-  for (int64_t i = 0; i < count; ++i) {
-    const V64 value = hn::Set(D64(), values[i]);
-    V result;
-    if (test != LossBitTest::kFp64) {  // fp32 values, 16-bit types: Loss16InFp32's test
-      const V value32 = hn::Set(D(), static_cast<float>(values[i]));
-      const Grid grid = GridOf(type);
-      const bool fp16 = type == FloatType::kFloat16;
-      result = HwyOpsOf<D>::RoundToGrid(value32, grid.precision, grid.min_exponent);
-      settled[i] = hn::AllTrue(
-          D(), test == LossBitTest::kFp32Unweighted
-                   ? FarFrom16Boundaries32<math::kLoss32Reach32>(value32, fp16)
-                   : FarFrom16Boundaries32<math::kWeightedLoss32Reach32>(value32, fp16));
-    } else if (type == FloatType::kFloat32) {
-      result = Narrow(value, value);
-      settled[i] = hn::AllTrue(D64(), FarFromBoundaries<24, math::kLossReach>(value)) &&
-                   hn::AllTrue(D(), InNormalRange(result, kFp32LeastNormalBits, kFp32InfinityBits));
-    } else {
-      settled[i] = SettledOnGrid16(value, value, type, FarFrom16Boundaries, &result);
-    }
-    rounded[i] = hn::GetLane(result);
-  }
-}
-
 #else  // no fused multiply-add on this target: the scalar code gives the defined bits
-
 const char* TargetNameImpl() { return "scalar"; }
-
-void SettlesLossBitsImpl(FloatType /*type*/, LossBitTest /*test*/, const double* /*values*/,
-                         int64_t count, bool* settled, float* rounded) {
-  for (int64_t i = 0; i < count; ++i) {  // no SIMD evaluator, no bit test
-    settled[i] = false;
-    rounded[i] = 0.0f;
-  }
-}
-
 #endif
 
 }  // namespace openaclnn::HWY_NAMESPACE
@@ -76,36 +31,13 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn {
 
 HWY_EXPORT(TargetNameImpl);
-HWY_EXPORT(SettlesLossBitsImpl);
 
 TileStaging& ThreadTileStaging() {
   thread_local TileStaging staging;
   return staging;
 }
 
-Partial EvaluateTile(LossKind kind, double gradient_scale, const TileInputs& inputs, int64_t count,
-                     const TileOutput& output, bool sum, const TileOutput& gradient) {
-  TileStaging& staging = ThreadTileStaging();
-  switch (kind) {
-    case LossKind::kLoss:
-      if (gradient.data != nullptr) {
-        return EvaluateLossAndGradSelfTile(gradient_scale, inputs, count, output, sum, gradient,
-                                           staging);
-      }
-      return EvaluateLossTile(gradient_scale, inputs, count, output, sum, staging);
-    case LossKind::kGradSelf:
-      return EvaluateGradSelfTile(gradient_scale, inputs, count, output, staging);
-    default:
-      return EvaluateGradTargetTile(gradient_scale, inputs, count, output, staging);
-  }
-}
-
 const char* EvaluateTileTarget() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
-
-void SettlesLossBits(FloatType type, const double* values, int64_t count, bool* settled,
-                     float* rounded, LossBitTest test) {
-  HWY_DYNAMIC_DISPATCH(SettlesLossBitsImpl)(type, test, values, count, settled, rounded);
-}
 
 }  // namespace openaclnn
 #endif  // HWY_ONCE

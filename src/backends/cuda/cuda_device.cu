@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cuda/bce_cuda.h"
+#include "backends/cuda/loss_kernels_cuda.h"
 #include "backends/plugin.h"
 
 namespace openaclnn {

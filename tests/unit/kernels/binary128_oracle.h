@@ -135,6 +135,13 @@ inline Exact ExactOf(LossKind kind, const Input& in) {
   }
 }
 
+// `exact` divided by `divisor` (a mean's N): within 2^-112 of the quotient, its rest's sign kept.
+inline Exact Divided(Exact exact, int64_t divisor) {
+  if (divisor == 1) return exact;
+  const Quad d = static_cast<Quad>(divisor);
+  return TwoSum(exact.hi / d, exact.lo / d);
+}
+
 // The exact mean or sum of the losses (mean over a power-of-two count: the division is exact).
 inline Exact ExactReduction(const std::vector<Input>& inputs, Reduction reduction) {
   Exact total;

@@ -39,10 +39,11 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
   std::vector<uint16_t> storage[kOut];
   LossProblem problem;
   problem.kind = LossKind::kLoss;
-  problem.reduction = reduction;
   problem.rank = 1;
   problem.shape[0] = count;
   problem.count = count;
+  problem.segment = count;  // a total
+  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1);
   TensorAddresses addresses{};
   for (int which = kSelf; which < kGradOutput; ++which) {
     storage[which] = Storage(columns[which], type);
@@ -61,9 +62,8 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
     problem.operands[kGradSelfOut].type = type;
     problem.operands[kGradSelfOut].strides[0] = 1;
     addresses[kGradSelfOut] = gradient->data();
-    if (reduction == Reduction::kMean) problem.gradient_scale = 1.0 / static_cast<double>(count);
   }
-  // NaN everywhere: an exact sum the exact pass did not write stays NaN.
+  // NaN everywhere: an exact sum the exact pass did not write stays NaN's bits.
   std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double),
                                 std::numeric_limits<double>::quiet_NaN());
   EXPECT_EQ(kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr}), nullptr);
@@ -71,7 +71,7 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
     const ReductionWorkspace areas = ReductionWorkspaceAt(workspace.data(), count);
     // fp32 terms' bounds are 2^-20 of their values, fp64 terms' about 2^-43.
     passes->fp64_terms = areas.partials[0].bound < 0x1p-30 * std::fabs(areas.partials[0].sum);
-    passes->exact = !std::isnan(areas.exact[0].hi);
+    passes->exact = !std::isnan(*reinterpret_cast<const double*>(areas.exact));
   }
   return Load(out, type, 0);
 }
@@ -98,11 +98,15 @@ TEST_P(ReductionRounding, RandomSumsAndMeansAreTheExactTotalRoundedOnce) {
   }
 }
 
+// A term of zero weight: exactly +0 beside any other, so that one element's total is a sum of two,
+// which the kernels reduce (one element alone is its own result, RN(term / N), with no sum).
+constexpr Input kZeroTerm{1.0f, 0.5f, 0.0f, 1.0f, 1.0f};
+
 // 16-bit totals of 16-bit terms (BceLossTerm32, each within about 2^-22 of its value) whose
 // exact value lies within 4 fp32 ulps of a midpoint of the type, where the fp32 estimate often
-// lies on the other side of it: the bounds must send them to the exact pass. One element alone,
-// and the same element among 5000 (a sum) or 8192 (a mean) of zero weight: two blocks, exact +0
-// terms.
+// lies on the other side of it: the bounds must send them to the exact pass. One element beside a
+// zero term, and the same element among 5000 (a sum) or 8192 (a mean) of zero weight: two blocks,
+// exact +0 terms.
 TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
   for (const FloatType type : {FloatType::kFloat16, FloatType::kBFloat16}) {
     std::mt19937 rng(20261204);
@@ -110,8 +114,8 @@ TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
     ASSERT_GT(near_midpoints.size(), 200 / kSampleScale) << TypeName(type);
     Quality alone;
     for (const Input& in : near_midpoints) {
-      Record(alone, Reduce({in}, type, Reduction::kSum), ExactReduction({in}, Reduction::kSum),
-             type);
+      Record(alone, Reduce({in, kZeroTerm}, type, Reduction::kSum),
+             ExactReduction({in, kZeroTerm}, Reduction::kSum), type);
     }
     ExpectEveryResultRounded(alone, std::string("sum of one next to a midpoint ") + TypeName(type));
     // Where the fp32 terms leave a total open (many of these), the fp64 terms settle it: the exact
@@ -119,7 +123,7 @@ TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
     int64_t fp64_passes = 0, exact_passes = 0;
     for (const Input& in : near_midpoints) {
       Passes passes;
-      Reduce({in}, type, Reduction::kSum, &passes);
+      Reduce({in, kZeroTerm}, type, Reduction::kSum, &passes);
       fp64_passes += passes.fp64_terms;
       exact_passes += passes.exact;
     }
@@ -130,8 +134,7 @@ TEST(ReductionRounding16, TotalsNearAMidpointAreTheExactTotalRoundedOnce) {
     for (const Reduction reduction : {Reduction::kSum, Reduction::kMean}) {
       Quality among;
       for (size_t i = 0; i < near_midpoints.size(); i += 64) {  // the long form is slow to build
-        std::vector<Input> spread(reduction == Reduction::kMean ? 8192 : 5000,
-                                  Input{1.0f, 0.5f, 0.0f, 1.0f, 1.0f});
+        std::vector<Input> spread(reduction == Reduction::kMean ? 8192 : 5000, kZeroTerm);
         spread[4100] = near_midpoints[i];
         Record(among, Reduce(spread, type, reduction), ExactReduction(spread, reduction), type);
       }
@@ -168,7 +171,7 @@ TEST(ReductionRounding16, FusedTotalsAndGradientsAreRoundedOnce) {
         Record(gradients, Load(gradient, type, i), exact, type);
       }
     };
-    for (const Input& in : near_midpoints) check({in}, Reduction::kSum);
+    for (const Input& in : near_midpoints) check({in, kZeroTerm}, Reduction::kSum);
     const int64_t near_fp64_passes = fp64_passes;
     const std::vector<Input> random = InType(RandomInputs(7, 256 * 200 / kSampleScale), type);
     for (size_t begin = 0; begin < random.size(); begin += 256) {

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/tile_math.h"
 #include "base/dtype.h"
 #include "binary128_oracle.h"
-#include "kernels/bce_element.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 
@@ -126,11 +126,11 @@ inline std::vector<Input> InType(std::vector<Input> inputs, FloatType type) {
 }
 
 // Evaluates `kind` on `inputs` (every operand of `type`; with `side_type`, every operand but the
-// logits of that type), block by block, returning each result widened to double, and with
-// `sums` the mean/sum partials of each block.
+// logits of that type), each result divided by `divisor`, block by block, returning each result
+// widened to double, and with `sums` the mean/sum partials of each block.
 inline std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inputs, FloatType type,
                                     std::vector<double>* sums = nullptr, bool unweighted = false,
-                                    double scale = 1.0, std::optional<FloatType> side_type = {}) {
+                                    int64_t divisor = 1, std::optional<FloatType> side_type = {}) {
   std::vector<double> results;
   for (size_t begin = 0; begin < inputs.size(); begin += kReductionBlock) {
     const size_t count = std::min<size_t>(kReductionBlock, inputs.size() - begin);
@@ -150,7 +150,7 @@ inline std::vector<double> Evaluate(LossKind kind, const std::vector<Input>& inp
     }
     if (unweighted) tile.operand[kWeight] = tile.operand[kPosWeight] = {};
     std::vector<uint16_t> out(count * 2);
-    const Partial sum = EvaluateTile(kind, scale, tile, static_cast<int64_t>(count),
+    const Partial sum = EvaluateTile(kind, DividedBy(divisor), tile, static_cast<int64_t>(count),
                                      {out.data(), type}, sums != nullptr);
     if (sums != nullptr) sums->push_back(sum.sum);
     for (size_t i = 0; i < count; ++i) results.push_back(Load(out, type, i));

@@ -15,7 +15,8 @@
 
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_element.h"
+#include "kernels/element_inputs.h"
+#include "kernels/loss_problem.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -50,8 +51,9 @@ struct EvaluatorBase {
 
   std::array<SourceT, kOut> sources;  // from StageInputs: the operands the kind reads
   int64_t count;                      // elements of the tile
-  double scale64;
+  ElementParameters parameters;
   Targets targets;
+  double scale64 = parameters.scale;  // what estimates multiply by (1 / parameters.divisor)
   // Of scale64, decided once per tile (IsPowerOfTwo, InScaleRange), not on every step.
   bool scale_is_power_of_two = IsPowerOfTwo(scale64);
   bool scale_in_range = InScaleRange(scale64);
@@ -120,7 +122,7 @@ struct EvaluatorBase {
   }
   template <size_t kStep, bool kWide>
   static hn::Mask<D> NonNegativeLanes(const Operands<kStep, kWide>& in, size_t j) {
-    const auto lanes = AtMostBits(in.t[j], kOneBits);  // bce_element.h's ranges
+    const auto lanes = AtMostBits(in.t[j], kOneBits);  // element_inputs.h's ranges
     if constexpr (kUnweighted) return lanes;
     const auto weight = AtMostBits(in.w[j], kLargestFiniteBits);
     if constexpr (!kReads.pos_weight) return hn::And(lanes, weight);
@@ -137,8 +139,9 @@ struct EvaluatorBase {
   HWY_NOINLINE V ReferenceLanes(int64_t at) const {
     HWY_ALIGN float values[kLanes] = {};
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
-      values[lane] =
-          static_cast<float>(Family::LossTerm(ElementAt(at + lane), false, kUnweighted).value);
+      values[lane] = static_cast<float>(
+          Family::Term(LossKind::kLoss, parameters, ElementAt(at + lane), false, kUnweighted)
+              .value);
     }
     return hn::Load(D(), values);
   }
@@ -154,7 +157,7 @@ struct EvaluatorBase {
     hn::Store(settled, D(), settled_lanes);
     for (int64_t lane = 0; lane < kLanes && at + lane < count; ++lane) {
       if (BitCast<uint32_t>(settled_lanes[lane]) != 0) continue;
-      values[lane] = Family::Element(kind, scale64, ElementAt(at + lane), type);
+      values[lane] = Family::Element(kind, parameters, ElementAt(at + lane), type);
     }
     return hn::Load(D(), values);
   }

@@ -18,7 +18,6 @@
 #include "backends/cpu/simd/evaluator_base-inl.h"
 #include "backends/cpu/simd/rounding_bits-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_error_budget.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -99,13 +98,13 @@ struct Fp64Rounding {
   }
 
   // Settle for fp32 results of non-negative loss values within kReach fp64 ulps of the exact loss
-  // (a bound of kReach * 2^-53 of the value, NonNegativeEstimate64; the with-logits loss's
-  // kLossReach by default): where the bit test (FarFromBoundaries, InNormalRange) settles every
+  // (a bound of kReach * 2^-53 of the value, NonNegativeEstimate64; each family's reach is in its
+  // error budget): where the bit test (FarFromBoundaries, InNormalRange) settles every
   // lane, the values' own rounding; a step that it leaves open (zeros, tiny or huge values, a value
   // near a boundary: about 2^-17 of random lanes) takes the interval test, Settle. kSigned: values
   // of either sign of `kind` (their magnitudes tested: the low bits FarFromBoundaries reads do not
   // depend on the sign), a value that is not finite never settling by the bits.
-  template <size_t kStep, uint64_t kReach = math::kLossReach, bool kSigned = false>
+  template <size_t kStep, uint64_t kReach, bool kSigned = false>
   Vectors<kStep> SettleRelative(const Wide64<2 * kStep>& value, int64_t i,
                                 LossKind kind = LossKind::kLoss) const {
     using O64 = WideOps64<2 * kStep>;
@@ -127,14 +126,15 @@ struct Fp64Rounding {
     return Settle<kStep>(estimate, i, kind, FloatType::kFloat32, nullptr);
   }
 
-  // Settle on fp32 transcendentals, for non-negative loss values, whose bound is within
-  // kLossError32 of the value, in the 16-bit `type`: the bit test (SettledOnGrid16) per float
-  // vector; a vector where it leaves any lane open (about 2^-9 of random fp16 lanes, 2^-12 of bf16
-  // ones, and values outside the type's range) takes the interval test of `estimate()`, Settle
+  // Settle for 16-bit results (of `type`) of non-negative loss values within kReach fp64 ulps of
+  // the exact loss (on fp32 transcendentals, say; each family's reach is in its error budget):
+  // the bit test (SettledOnGrid16, FarFrom16Boundaries) per float vector; a vector where it
+  // leaves any lane open (with a reach of 2^32, about 2^-9 of random fp16 lanes and 2^-12 of bf16
+  // ones; and values outside the type's range) takes the interval test of `estimate()`, Settle
   // (where that leaves a lane open: *open, and the step is evaluated again in fp64). kSigned:
   // values of either sign of `kind`, whose bound is a fraction of their magnitude (as
   // SettleRelative).
-  template <size_t kStep, bool kSigned = false, class EstimateOp>
+  template <size_t kStep, uint64_t kReach, bool kSigned = false, class EstimateOp>
   Vectors<kStep> SettleRelative16(const Wide64<2 * kStep>& value, int64_t i, FloatType type,
                                   bool* open, EstimateOp estimate,
                                   LossKind kind = LossKind::kLoss) const {
@@ -143,7 +143,7 @@ struct Fp64Rounding {
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
       settled[j] = SettledOnGrid16<kSigned>(value.part[2 * j], value.part[2 * j + 1], type,
-                                            FarFrom16Boundaries, &values[j]);
+                                            FarFrom16Boundaries<kReach>, &values[j]);
       all = all && settled[j];
     }
     if (HWY_LIKELY(all)) return values;

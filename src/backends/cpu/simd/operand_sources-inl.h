@@ -14,7 +14,7 @@
 #endif
 
 #include "backends/cpu/simd/lanes-inl.h"
-#include "backends/cpu/simd/tile_kinds.h"
+#include "backends/cpu/simd/tile_staging.h"
 #include "backends/cpu/strided.h"
 #include "hwy/highway.h"
 

@@ -1,7 +1,8 @@
 // The rounding tests on a value's bits alone: whether the value is far enough from every rounding
-// boundary of its output type that its error (its reach, kernels/bce_error_budget.h) cannot change
-// the result. Re-included once per Highway target (the toggle guard below); defines its code inside
-// namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
+// boundary of its output type that its error (its reach: each family's error budget derives its
+// own) cannot change the result. Re-included once per Highway target (the toggle guard below);
+// defines its code inside namespace openaclnn::HWY_NAMESPACE, for targets with a native fused
+// multiply-add only.
 
 #include <cstdint>
 
@@ -14,7 +15,6 @@
 
 #include "backends/cpu/simd/lanes-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_error_budget.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -34,9 +34,8 @@ inline constexpr uint32_t kBf16LimitBits = 0x71800000u;
 // r to fp32 is within the format's normal range (above its least normal, so v is too, where the
 // boundaries below v's binade, subnormal ones included, are as far as those in it), the exact
 // result rounds as v does. A handful of integer operations instead of an interval's two ends, two
-// conversions and, for 16-bit types, two roundings onto the grid. rounding_test.cc
-// (TheLossBitTestSettlesOnlyWhatTheBoundDecides) checks each reach at every distance around it.
-// The reaches: kernels/bce_error_budget.h.
+// conversions and, for 16-bit types, two roundings onto the grid. The reaches are each family's,
+// derived in its error budget; its rounding tests check each at every distance around it.
 // Lanes of v (fp64 lanes, or fp32 ones: DV) that are more than kReach ulps from every rounding
 // boundary of v's binade in a format of kPrecision bits:
 // (bits + kReach - boundary) mod 2^(p - kPrecision) > 2 kReach, p v's own precision (53, 24).
@@ -68,11 +67,11 @@ HWY_INLINE hn::Mask<hn::ScalableTag<float>> InNormalRange(hn::Vec<hn::ScalableTa
                                     hn::Set(du, limit_bits - (least_bits + 1))));
 }
 
-// The bit test of a 16-bit loss value (FarFromBoundaries with kLoss32Reach, InNormalRange) lane
-// by lane, and where it settles *rounded its rounding onto the type's grid, through fp32 (a value
-// that far from the grid's boundaries cannot cross one by rounding to fp32 first). kSigned: values
-// of either sign, tested by their magnitudes (the grid is symmetric; RoundToGrid keeps the sign),
-// whose bound is a fraction of the magnitude: a zero, exact then, is settled in bf16 too.
+// The bit test of a 16-bit loss value (`far`: FarFrom16Boundaries, InNormalRange) lane by lane, and
+// where it settles *rounded its rounding onto the type's grid, through fp32 (a value that far from
+// the grid's boundaries cannot cross one by rounding to fp32 first). kSigned: values of either
+// sign, tested by their magnitudes (the grid is symmetric; RoundToGrid keeps the sign), whose bound
+// is a fraction of the magnitude: a zero, exact then, is settled in bf16 too.
 template <bool kSigned = false, class Far>
 HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
                                 hn::Vec<hn::ScalableTag<float>>* rounded) {
@@ -95,15 +94,17 @@ HWY_INLINE bool SettledOnGrid16(V64 lower, V64 upper, FloatType type, Far far,
   return hn::AllTrue(D64(), hn::And(far(lower, fp16), far(upper, fp16))) &&
          hn::AllTrue(D(), in_range);
 }
-// fp16 on its subnormal grid too (OntoFp16NormalGrid), so tiny losses (a large |x| on its
-// label's side) stay on the fast path.
+// Lanes of fp64 v farther than kReach fp64 ulps from every rounding boundary of fp16 (`fp16`) or
+// bf16: FarFromBoundaries, fp16 on its subnormal grid too (OntoFp16NormalGrid), so tiny losses
+// stay on the fast path.
+template <uint64_t kReach>
 HWY_INLINE hn::Mask<D64> FarFrom16Boundaries(V64 v, bool fp16) {
-  return fp16 ? FarFromBoundaries<11, math::kLoss32Reach>(OntoFp16NormalGrid<D64>(v))
-              : FarFromBoundaries<8, math::kLoss32Reach>(v);
+  return fp16 ? FarFromBoundaries<11, kReach>(OntoFp16NormalGrid<D64>(v))
+              : FarFromBoundaries<8, kReach>(v);
 }
 
 // The bit test in fp32 lanes, of an fp32 loss value v > 0 within kReach fp32 ulps of the exact
-// one, as FarFrom16Boundaries (the reaches: kLoss32Reach32, kWeightedLoss32Reach32).
+// one, as FarFrom16Boundaries.
 template <uint64_t kReach>
 HWY_INLINE hn::Mask<D> FarFrom16Boundaries32(V v, bool fp16) {
   return fp16 ? FarFromBoundaries<11, kReach, D>(OntoFp16NormalGrid<D>(v))
@@ -120,12 +121,15 @@ HWY_INLINE hn::Mask<D> FarFromBoundariesBy(hn::Vec<hn::RebindToUnsigned<D>> magn
   const auto shifted = magnitude_bits + reach - hn::Set(du, kBoundary);
   return hn::RebindMask(D(), hn::Gt(hn::And(shifted, hn::Set(du, kLowBits)), reach + reach));
 }
+// The cap of a per-lane reach (ReachBits), in fp32 ulps: a reach of half a 16-bit grid spacing
+// (at most 2^15 fp32 ulps) or more is never far, so capping loses nothing.
+inline constexpr uint32_t kReachCap32 = uint32_t{1} << 20;
 // The reach as an integer from its float estimate `biased` = 2^23 + reach: capped at 2^23 +
 // kReachCap32, its low mantissa bits hold it rounded (the rounding's half ulp is in each reach's
 // floor).
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> ReachBits(V biased) {
   const hn::RebindToUnsigned<D> du;
-  const V capped = hn::Min(biased, hn::Set(D(), 0x1p23f + static_cast<float>(math::kReachCap32)));
+  const V capped = hn::Min(biased, hn::Set(D(), 0x1p23f + static_cast<float>(kReachCap32)));
   return hn::BitCast(du, capped) - hn::BitCast(du, hn::Set(D(), 0x1p23f));
 }
 // Lanes of fp32 v whose rounding onto the 16-bit grid the bit test with a reach per lane settles

@@ -16,7 +16,6 @@
 #include "backends/cpu/simd/block_accumulator-inl.h"
 #include "backends/cpu/simd/step_values-inl.h"
 #include "hwy/highway.h"
-#include "kernels/bce_math.h"
 #include "kernels/reduction.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -71,8 +70,9 @@ void RunRemainder(const Eval& eval, int64_t i, int64_t count, const TileSinks& s
 }
 
 // RunSteps for the 16-bit sums alone (kSumsIn32, nothing stored), in a loop of their own up to
-// the first step with a term in fp64, and without bounds: every term's is kLossTerm32Bound of its
-// value, so theirs is that of the sums (an accumulator that starts at zero, as a tile's does).
+// the first step with a term in fp64, and without bounds: every term's is the evaluator's
+// kTermBound32 of its value, so theirs is that of the sums (an accumulator that starts at zero,
+// as a tile's does).
 // Beside the stored values' paths, or with the fp64 call inside it, GCC kept the accumulator and
 // the step's sums on the stack (32 accesses per step, then 26; now none but spilled constants).
 template <size_t kStep, class Eval>
@@ -85,7 +85,7 @@ int64_t RunSums32(const Eval& eval, int64_t i, int64_t count, BlockAccumulator& 
     if (HWY_UNLIKELY(open)) break;
     local.AddSums<kStep>(results.sum);
   }
-  local.BoundsFromSums(math::kLossTerm32Bound);
+  local.BoundsFromSums(Eval::kTermBound32);
   for (; i + kStepElements <= count; i += kStepElements) {
     const auto results = eval.template SumsAt<kStep>(i);
     local.AddStep<kStep>(results.sum, results.bound);
@@ -131,10 +131,10 @@ OPENACLNN_FLATTEN int64_t RunSteps(const Eval& eval, int64_t i, int64_t count,
 
 // A tile by the evaluator Eval: whole steps (RunSteps), then the remainder (RunRemainder).
 template <class Eval>
-Partial RunTileOf(double gradient_scale, const TileInputs& inputs, int64_t count,
+Partial RunTileOf(const ElementParameters& parameters, const TileInputs& inputs, int64_t count,
                   const TileSinks& sinks, const Targets& targets, TileStaging& staging) {
   const Eval eval{{StageInputs<typename Eval::SourceT>(Eval::kReads, inputs, count, staging), count,
-                   gradient_scale, targets}};
+                   parameters, targets}};
   constexpr size_t kGroups = BlockAccumulator::kGroups;
   BlockAccumulator accumulator;
   // Two float vectors (4 fp64 parts) side by side (8 parts spill on AVX-512, and AVX2 has half

@@ -1,7 +1,7 @@
 // The vector policies of the element math's formulas for Highway vectors: HwyOpsOf (one vector of
-// fp32 or fp64 lanes) and WideOps64 (several fp64 vectors side by side), with the formulas
-// themselves (kernels/transcendentals.inc, estimate.inc, bce_formulas.inc), which each target
-// compiles under its own options.
+// fp32 or fp64 lanes) and WideOps64 (several fp64 vectors side by side), with the element math
+// itself (kernels/transcendentals.inc, estimate.inc), which each target compiles under its own
+// options; a family's formulas follow in its own per-target header.
 // Re-included once per Highway target (the toggle guard below); defines its code inside
 // namespace openaclnn::HWY_NAMESPACE, for targets with a native fused multiply-add only.
 
@@ -17,8 +17,8 @@
 #endif
 
 #include "hwy/highway.h"
-#include "kernels/bce_element.h"
-#include "kernels/bce_math.h"
+#include "kernels/math.h"
+#include "kernels/rounded_element.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
@@ -276,14 +276,13 @@ struct WideOps64 {
   }
 };
 
-// The element math, then the BCE formulas over it (which name its Estimate64 and FiniteZero), in
-// the order they were written in: each include its own block, which clang-format does not sort.
+// The element math, in the order it was written in: each include its own block, which
+// clang-format does not sort. A family's formulas over it (which name its Estimate64 and
+// FiniteZero) are instantiated by the family's own per-target header.
 #include "kernels/transcendentals.inc"
 
 #include "kernels/estimate.inc"
 
-#include "kernels/bce_formulas.inc"
-// Declared after the formulas, whose own local V would otherwise shadow it.
 using V = hn::Vec<D>;
 
 using V64 = hn::Vec<D64>;

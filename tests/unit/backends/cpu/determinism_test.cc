@@ -18,6 +18,8 @@
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
+#include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -103,9 +105,9 @@ std::vector<int64_t> SupportedTargets() {
 }
 
 // A family's tile on the best target (EvaluateTile's contract), and its scalar definition.
-using TileFunction = Partial (*)(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                                 int64_t count, const TileOutput& output, bool sum,
-                                 const TileOutput& gradient);
+using TileFunction = Partial (*)(LossKind kind, const ElementParameters& parameters,
+                                 const TileInputs& inputs, int64_t count, const TileOutput& output,
+                                 bool sum, const TileOutput& gradient);
 struct FamilyTiles {
   TileFunction simd, scalar;
 };
@@ -119,10 +121,11 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
   LossFamily family() const { return std::get<0>(GetParam()); }
   // Compares the family's tile on the current target with its scalar definition for one setup.
   void Compare(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
-               const std::string& what, double gradient_scale = 0.37) {
+               const std::string& what, int64_t divisor = 3) {
     const LossKind kind = std::get<1>(GetParam());
+    sum = sum && kind == LossKind::kLoss;  // these families sum nothing but their loss
     const FamilyTiles tiles = TilesOf(family());
-    const double scale = kind == LossKind::kLoss ? 1.0 : gradient_scale;
+    const ElementParameters scale = DividedBy(kind == LossKind::kLoss ? 1 : divisor);
     std::vector<uint32_t> simd(count), scalar(count);
     const Partial simd_sum =
         tiles.simd(kind, scale, inputs, count, {simd.data(), out_type}, sum, {});
@@ -163,7 +166,8 @@ class TileEquality : public ::testing::TestWithParam<std::tuple<LossFamily, Loss
   // alone adds fp32 terms, the fused pass's fp64 ones: BceLossTerm32).
   void CompareFused(const TileInputs& inputs, int64_t count, FloatType out_type, bool sum,
                     const std::vector<uint32_t>& loss, const std::string& what) {
-    const double scale = 0.37;
+    // A fused pass that stores its loss is reduction none's: nothing divided.
+    const ElementParameters scale{};
     const FamilyTiles tiles = TilesOf(family());
     std::vector<uint32_t> fused_loss(count), fused_grad(count), grad(count);
     std::vector<uint32_t> scalar_loss(count), scalar_grad(count);
@@ -233,10 +237,10 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
         fp32_unweighted.operand[kWeight] = fp32_unweighted.operand[kPosWeight] = {};
         mixed_unweighted.operand[kPosWeight] = {};
         mixed_unweighted.operand[kTarget] = fp32.operand[kTarget];
-        for (const double scale : {1.0, 0.25, 0x1p-64}) {
-          const std::string at = tag + " scale=" + std::to_string(scale);
-          Compare(fp32_unweighted, n, out, false, at + " fp32 unweighted", scale);
-          Compare(mixed_unweighted, n, out, scale == 1.0, at + " mixed unweighted", scale);
+        for (const int64_t divisor : {int64_t{1}, int64_t{4}, int64_t{1} << 62}) {
+          const std::string at = tag + " divisor=" + std::to_string(divisor);
+          Compare(fp32_unweighted, n, out, false, at + " fp32 unweighted", divisor);
+          Compare(mixed_unweighted, n, out, divisor == 1, at + " mixed unweighted", divisor);
         }
         if (out == FloatType::kFloat32) continue;
         // Every operand fp16, or every one bf16 (with a result of the same type: a tile of one
@@ -249,11 +253,11 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
           }
           TileInputs unweighted = half;
           unweighted.operand[kWeight] = unweighted.operand[kPosWeight] = {};
-          for (const double scale : {0.37, 0.25}) {
-            const std::string at = tag + " scale=" + std::to_string(scale) + " " +
+          for (const int64_t divisor : {3, 4}) {
+            const std::string at = tag + " divisor=" + std::to_string(divisor) + " " +
                                    (k == 0 ? "fp16" : "bf16") + " operands";
-            Compare(half, n, out, scale != 0.25, at, scale);
-            Compare(unweighted, n, out, scale != 0.25, at + " unweighted", scale);
+            Compare(half, n, out, divisor != 4, at, divisor);
+            Compare(unweighted, n, out, divisor != 4, at + " unweighted", divisor);
           }
         }
       }
@@ -274,13 +278,12 @@ INSTANTIATE_TEST_SUITE_P(
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
   LossProblem problem;
   problem.kind = kind;
-  problem.reduction = reduction;
   problem.rank = 1;
   problem.shape[0] = count;
   problem.count = count;
-  if (kind != LossKind::kLoss && reduction == Reduction::kMean) {
-    problem.gradient_scale = 1.0 / static_cast<double>(count);
-  }
+  // As the plans make them: a loss's mean or sum is a total, a gradient's is element-wise.
+  if (kind == LossKind::kLoss && reduction != Reduction::kNone) problem.segment = count;
+  problem.parameters = DividedBy(reduction == Reduction::kMean ? count : 1);
   for (int which = 0; which <= kOut; ++which) {
     problem.operands[which].slot = which;
     problem.operands[which].strides[0] = which == kOut && reduction != Reduction::kNone ? 0 : 1;

@@ -14,8 +14,8 @@
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/transpose.h"
 #include "hwy/targets.h"
-#include "kernels/bce_element.h"
 #include "kernels/loss_problem.h"
+#include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
 
 namespace openaclnn {
 namespace {
@@ -36,7 +36,6 @@ struct ViewCase {
 LossProblem ViewProblem(const ViewCase& view, LossKind kind, Reduction reduction) {
   LossProblem problem;
   problem.kind = kind;
-  problem.reduction = reduction;
   problem.rank = static_cast<int>(view.shape.size());
   problem.count = 1;
   for (int d = problem.rank - 1; d >= 0; --d) {
@@ -44,6 +43,8 @@ LossProblem ViewProblem(const ViewCase& view, LossKind kind, Reduction reduction
     problem.operands[kOut].strides[d] = reduction == Reduction::kNone ? problem.count : 0;
     problem.count *= view.shape[d];
   }
+  if (reduction != Reduction::kNone) problem.segment = problem.count;
+  problem.parameters = DividedBy(reduction == Reduction::kMean ? problem.count : 1);
   for (int which : {kSelf, kTarget}) {
     problem.operands[which].slot = which;
     problem.operands[which].type = view.type;
@@ -136,7 +137,7 @@ TEST(OperandLayout, TransposedViewsGiveTheScalarDefinitionPerElement) {
         ElementInputs in;
         in.x = x.wide[ElementOf(view, i)];
         in.t = t.wide[ElementOf(view, i)];
-        const float expected = BceElement(kind, 1.0, in, FloatType::kFloat32);
+        const float expected = BceElement(kind, ElementParameters{}, in, FloatType::kFloat32);
         if (!SameFloat(out[i], expected)) {
           ++mismatches;
           ADD_FAILURE() << Describe(view) << " kind " << static_cast<int>(kind) << " element " << i

@@ -1,7 +1,8 @@
-// The CUDA kernels' steps (backends/cuda/bce_cuda_block.h: strided reads, the element formula,
-// stores, lane sums, the block fold and the combine) run here as host code, in the order the GPU
-// runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout.
-// What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
+// The CUDA kernels' steps (backends/cuda/loss_kernels_cuda_block.h: strided reads, the element
+// formula, stores, lane sums, the block fold and the combine) run here as host code, in the order
+// the GPU runs them, and must give the CPU backend's bits for every kind, reduction, dtype and
+// layout. What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh
+// does.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
-#include "backends/cuda/bce_cuda_block.h"
+#include "backends/cuda/loss_kernels_cuda_block.h"
 #include "kernels/loss_problem.h"
 
 namespace openaclnn {
@@ -24,41 +25,61 @@ constexpr int64_t kCount = kRows * kCols;
 // Runs the problem the way the CUDA kernels do, one thread's work after another.
 void RunAsCuda(const LossProblem& problem, const LaunchContext& context) {
   const cuda::DeviceLaunch launch = cuda::MakeDeviceLaunch(problem, context);
-  if (problem.reduction == Reduction::kNone) {
+  if (problem.integer) {  // IntegerKernel and FinishIntegerKernel
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < problem.count; ++i) {
+      const int64_t value = cuda::IntegerAt(launch, i);
+      if (problem.Reduces()) {
+        sum += static_cast<uint64_t>(value);
+      } else {
+        cuda::WriteIntegerAt(launch, cuda::ElementAt(launch, kOut, i), value);
+      }
+    }
+    if (problem.Reduces()) {
+      cuda::WriteIntegerAt(launch, launch.operand[kOut].layout.offset, static_cast<int64_t>(sum));
+    }
+    return;
+  }
+  if (!problem.Reduces()) {  // ElementwiseKernel
     for (int64_t i = 0; i < problem.count; ++i) {
       cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
       if (cuda::Fused(launch)) cuda::WriteGradientAt(launch, i);
     }
     return;
   }
+  if (!problem.Total()) {  // SegmentsKernel
+    for (int64_t i = 0; i < problem.count / problem.segment; ++i) cuda::SegmentAt(launch, i);
+    return;
+  }
+  // BlockPartialsKernel: each block's terms, then their values and bounds summed by lanes.
   const int64_t blocks = ReductionBlocks(problem.count);
-  std::vector<Partial> terms(kReductionBlock);
+  std::vector<double> values(kReductionBlock), bounds(kReductionBlock);
   const auto partials = [&](bool fp64_terms) {
     for (int64_t block = 0; block < blocks; ++block) {
       const int length = cuda::BlockLength(launch, block);
       for (int i = 0; i < length; ++i) {
-        terms[i] = cuda::LossTermAt(launch, block * kReductionBlock + i, fp64_terms);
+        const Partial term = cuda::TermAt(launch, block * kReductionBlock + i, fp64_terms);
+        values[i] = term.sum, bounds[i] = term.bound;
         if (!fp64_terms && cuda::Fused(launch)) {
           cuda::WriteGradientAt(launch, block * kReductionBlock + i);
         }
       }
-      Partial lanes[kBlockLanes];
+      double value_lanes[kBlockLanes], bound_lanes[kBlockLanes];
       for (int lane = 0; lane < kBlockLanes; ++lane) {
-        lanes[lane] = cuda::LaneSum(terms.data(), length, lane);
+        value_lanes[lane] = cuda::LaneSum(values.data(), length, lane);
+        bound_lanes[lane] = cuda::LaneSum(bounds.data(), length, lane);
       }
-      launch.workspace.partials[block] = FoldLanes(lanes);
+      launch.workspace.partials[block] = {FoldLanes(value_lanes), FoldLanes(bound_lanes)};
     }
     cuda::FinishReduction(launch, fp64_terms);
   };
   partials(false);
   if (*launch.workspace.next_pass == ReductionPass::kFp64Terms) partials(true);
   if (*launch.workspace.next_pass != ReductionPass::kExact) return;
-  for (int64_t block = 0; block < blocks; ++block) {
-    math::exact::DD lanes[kBlockLanes];
-    for (int lane = 0; lane < kBlockLanes; ++lane) {
-      lanes[lane] = cuda::ExactLaneSum(launch, block, cuda::BlockLength(launch, block), lane);
-    }
-    launch.workspace.exact[block] = FoldLanes(lanes);
+  for (int64_t block = 0; block < blocks; ++block) {  // ExactPartialsKernel's atomic additions
+    math::exact::ExactSum sum;
+    cuda::AddExactTerms(launch, block * kReductionBlock, cuda::BlockLength(launch, block), sum);
+    launch.workspace.exact->Add(sum);
   }
   cuda::FinishExactReduction(launch);
 }
@@ -131,15 +152,16 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   LossProblem problem;
   problem.family = c.family;
   problem.kind = c.kind;
-  problem.reduction = c.reduction;
   problem.rank = 2;
   problem.shape[0] = kRows;
   problem.shape[1] = kCols;
   problem.count = kCount;
-  // A gradient of a mean loss is scaled by 1/N (the ops plan it as element-wise).
-  if ((c.kind != LossKind::kLoss && c.layout == Layout::kContiguous) ||
-      (c.fused && c.reduction == Reduction::kMean)) {
-    problem.gradient_scale = 1.0 / kCount;
+  // A loss's mean or sum is a total; a gradient of a mean loss is divided by N (the ops plan it
+  // as element-wise).
+  if (c.kind == LossKind::kLoss && c.reduction != Reduction::kNone) problem.segment = kCount;
+  if ((c.kind == LossKind::kLoss && c.reduction == Reduction::kMean) ||
+      (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous)) {
+    problem.parameters = DividedBy(kCount);
   }
   const int64_t row_major[] = {kCols, 1};
   const int64_t column_major[] = {1, kRows};
