@@ -30,7 +30,9 @@ constexpr bool FamilyIs(openaclnnOpFamily family, LossFamily loss) {
   return static_cast<int>(family) == static_cast<int>(loss);
 }
 static_assert(FamilyIs(OPENACLNN_FAMILY_BCE_WITH_LOGITS, LossFamily::kBceWithLogits) &&
-                  FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, LossFamily::kBinaryCrossEntropy),
+                  FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
+                           LossFamily::kBinaryCrossEntropy) &&
+                  FamilyIs(OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, LossFamily::kSoftMarginLoss),
               "an op family is its LossFamily");
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
@@ -63,7 +65,8 @@ aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
 
 constexpr const OpDescriptor* kOps[] = {
     &kBceWithLogitsOp,        &kBceWithLogitsBackwardOp, &kBceWithLogitsTargetBackwardOp,
-    &kBceWithLogitsAndGradOp, &kBinaryCrossEntropyOp,    &kBinaryCrossEntropyBackwardOp};
+    &kBceWithLogitsAndGradOp, &kBinaryCrossEntropyOp,    &kBinaryCrossEntropyBackwardOp,
+    &kSoftMarginLossOp,       &kSoftMarginLossBackwardOp};
 
 }  // namespace
 

@@ -91,5 +91,7 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
 extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
+extern const OpDescriptor kSoftMarginLossOp;
+extern const OpDescriptor kSoftMarginLossBackwardOp;
 
 }  // namespace openaclnn

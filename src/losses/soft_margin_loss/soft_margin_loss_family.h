@@ -15,6 +15,7 @@
 namespace openaclnn {
 
 struct SoftMarginLossFamily {
+  static constexpr LossFamily kFamily = LossFamily::kSoftMarginLoss;
   // Every finite-input term's bound is at least this fraction of its value
   // (soft_margin_loss_error_budget.h).
   static constexpr double kTermError = math::kSoftMarginError64;
@@ -57,5 +58,10 @@ struct SoftMarginLossFamily {
     return false;
   }
 };
+
+// Every op of the family.
+inline constexpr uint64_t kSoftMarginLossKernelOps =
+    KernelOpBit(LossFamily::kSoftMarginLoss, KernelOp::kLoss) |
+    KernelOpBit(LossFamily::kSoftMarginLoss, KernelOp::kGradSelf);
 
 }  // namespace openaclnn

@@ -1,0 +1,69 @@
+#include "losses/soft_margin_loss/soft_margin_loss_checks.h"
+
+#include <vector>
+
+#include "base/tensor.h"
+
+namespace openaclnn {
+
+// CANN checks neither op's reduction (its forward sums for any value but 0 and 1, its Backward
+// indexes a three-entry table with it); OpenACLNN refuses a value outside 0..2 after the dtypes
+// and before the shapes, where MseLoss checks it.
+aclnnStatus ValidateSoftMarginLoss(const ArgumentChecker& check, const LossOperands& operands,
+                                   int64_t reduction, uint64_t* workspace_size,
+                                   aclOpExecutor** executor) {
+  const aclTensor* self = operands.tensor[kSelf];
+  const aclTensor* target = operands.tensor[kTarget];
+  const aclTensor* out = operands.tensor[kOut];
+  OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  // The dtypes may differ: every supported one widens exactly, and out takes the result rounded
+  // once, whatever its own.
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  std::vector<int64_t> shape;
+  OPENACLNN_RETURN_IF_ERROR(check.Broadcast("self", self->view_shape, "target", target, &shape));
+  // As CANN: a reduced loss is exactly 0-D ([1] is refused), for empty inputs too.
+  return reduction == 0 ? check.ShapeIs("out", out, shape, "the broadcast shape of self and target")
+                        : check.RankZero("out", out);
+}
+
+// CANN short-cuts an empty self before anything reads the shapes' agreement; here the shapes are
+// checked first, so an empty call is a valid call that has nothing to write.
+aclnnStatus ValidateSoftMarginLossBackward(const ArgumentChecker& check,
+                                           const LossOperands& operands, int64_t reduction,
+                                           uint64_t* workspace_size, aclOpExecutor** executor) {
+  const aclTensor* grad_output = operands.tensor[kGradOutput];
+  const aclTensor* self = operands.tensor[kSelf];
+  const aclTensor* target = operands.tensor[kTarget];
+  const aclTensor* out = operands.tensor[kOut];
+  OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("gradOutput", grad_output));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  std::vector<int64_t> pair, shape;
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Broadcast("gradOutput", grad_output->view_shape, "self", self, &pair));
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Broadcast("the broadcast of gradOutput and self,", pair, "target", target, &shape));
+  return check.ShapeIs("out", out, shape, "the broadcast shape of gradOutput, self and target");
+}
+
+}  // namespace openaclnn
