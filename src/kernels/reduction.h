@@ -101,9 +101,17 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
 struct PartialsTotal {
   math::exact::DD total;
   double bound = 0.0;
+  // The sum of the partials that are not finite (an element's +-inf or NaN term): kept apart, as
+  // double-double arithmetic turns an infinity into NaN (inf - inf in its error terms). No sum of
+  // finite partials overflows: no family's finite terms come near fp64's range.
+  double non_finite = 0.0;
 
   OPENACLNN_HOST_DEVICE void Add(const Partial& partial) {
-    total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    if (std::isfinite(partial.sum)) {
+      total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    } else {
+      non_finite += partial.sum;
+    }
     bound += partial.bound;
   }
 
@@ -116,10 +124,14 @@ struct PartialsTotal {
   // -+ bound (2^-52).
   OPENACLNN_HOST_DEVICE bool Settle(int64_t divisor, FloatType type, double term_error,
                                     double* value) const {
+    // An element whose term was not finite: the total's class (NaN, +-inf) is the result.
+    if (non_finite != 0.0 || std::isnan(non_finite)) {
+      *value = non_finite;
+      return true;
+    }
     math::exact::DD quotient = total;
     if (divisor != 1) quotient = math::exact::Div(total, CountAsDD(divisor));
     *value = quotient.hi + quotient.lo;
-    // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
     if (!std::isfinite(*value)) return true;
     if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
     const double scaled_bound = divisor != 1 ? bound / static_cast<double>(divisor) : bound;
