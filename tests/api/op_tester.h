@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -174,6 +175,66 @@ class AclEnvironment : public ::testing::Environment {
     aclFinalize();
   }
   static inline aclrtStream stream = nullptr;
+};
+
+// Phase 1's status for a test that only plans: a successful executor is destroyed.
+inline aclnnStatus PlanOnly(aclnnStatus status, aclOpExecutor* executor) {
+  if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+  return status;
+}
+
+// An op's phase 2 (aclnnXxx(workspace, workspaceSize, executor, stream)).
+using LaunchFunction = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+// Phase 2 after a phase 1 that returned `status`: the workspace it asked for, the launch on the
+// test program's stream and a sync. Returns the first failing status.
+inline aclnnStatus LaunchAndSync(aclnnStatus status, uint64_t workspace_size,
+                                 aclOpExecutor* executor, LaunchFunction launch) {
+  if (status != ACLNN_SUCCESS) return status;
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  status = launch(workspace, workspace_size, executor, AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
+// The flat index, in a contiguous tensor of `shape`, of element `i` (row-major) of the broadcast
+// shape `into`: right-aligned, a dimension of size 1 repeated.
+inline int64_t BroadcastIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& into,
+                              int64_t i) {
+  int64_t index = 0, stride = 1;
+  for (size_t d = 1; d <= shape.size(); ++d) {  // innermost first
+    const int64_t size = shape[shape.size() - d], broadcast = into[into.size() - d];
+    if (size != 1) index += (i % broadcast) * stride;
+    i /= broadcast;
+    stride *= size;
+  }
+  return index;
+}
+
+// The SoC profile (OPENACLNN_SOC_VERSION, read by every phase 1) for one test's scope.
+class ScopedSoc {
+ public:
+  explicit ScopedSoc(const char* name) {
+    if (const char* before = std::getenv("OPENACLNN_SOC_VERSION")) saved_ = before, had_ = true;
+    setenv("OPENACLNN_SOC_VERSION", name, 1);
+  }
+  ScopedSoc(const ScopedSoc&) = delete;
+  ScopedSoc& operator=(const ScopedSoc&) = delete;
+  ~ScopedSoc() {
+    if (had_) {
+      setenv("OPENACLNN_SOC_VERSION", saved_.c_str(), 1);
+    } else {
+      unsetenv("OPENACLNN_SOC_VERSION");
+    }
+  }
+
+ private:
+  std::string saved_;
+  bool had_ = false;
 };
 
 // The recent error text, which must exist after a failure and name `word`.
