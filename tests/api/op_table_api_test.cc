@@ -26,7 +26,9 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
                                           "aclnnBinaryCrossEntropyWithLogitsAndGrad",
                                           "aclnnBinaryCrossEntropy",
-                                          "aclnnBinaryCrossEntropyBackward"};
+                                          "aclnnBinaryCrossEntropyBackward",
+                                          "aclnnSoftMarginLoss",
+                                          "aclnnSoftMarginLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -56,7 +58,9 @@ TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
       seen_output |= operand.output != 0;
       if (operand.output) {
         EXPECT_FALSE(operand.optional) << operand.name;
-        EXPECT_LT(operand.shapeOf, OPENACLNN_ROLE_OUT) << operand.name;
+        EXPECT_TRUE(operand.shapeOf < OPENACLNN_ROLE_OUT ||
+                    operand.shapeOf == OPENACLNN_SHAPE_OF_INPUTS)
+            << operand.name;
       }
     }
     EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
@@ -74,7 +78,9 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_FAMILY_BCE_WITH_LOGITS, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropy", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropyBackward", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
-       OPENACLNN_OP_GRAD_SELF}};
+       OPENACLNN_OP_GRAD_SELF},
+      {"aclnnSoftMarginLoss", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnSoftMarginLossBackward", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -91,6 +97,17 @@ TEST(OpTable, NamesEachOpsFamily) {
   ASSERT_EQ(backward->operandCount, 5u);
   EXPECT_STREQ(backward->operands[3].name, "weightOptional");
   EXPECT_FALSE(backward->operands[4].reduced);
+  // The soft margin ops' outputs have the broadcast shape of their inputs.
+  const openaclnnOpDescriptor* soft_margin = openaclnnFindOp("aclnnSoftMarginLoss");
+  ASSERT_EQ(soft_margin->operandCount, 3u);
+  EXPECT_EQ(soft_margin->operands[2].shapeOf, OPENACLNN_SHAPE_OF_INPUTS);
+  EXPECT_EQ(soft_margin->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
+  const openaclnnOpDescriptor* soft_margin_backward =
+      openaclnnFindOp("aclnnSoftMarginLossBackward");
+  ASSERT_EQ(soft_margin_backward->operandCount, 4u);
+  EXPECT_STREQ(soft_margin_backward->operands[0].name, "gradOutput");
+  EXPECT_EQ(soft_margin_backward->operands[3].shapeOf, OPENACLNN_SHAPE_OF_INPUTS);
+  EXPECT_EQ(soft_margin_backward->operands[3].reduced, OPENACLNN_REDUCED_NEVER);
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -199,6 +200,21 @@ inline aclnnStatus LaunchAndSync(aclnnStatus status, uint64_t workspace_size,
   EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
   if (workspace != nullptr) aclrtFree(workspace);
   return status;
+}
+
+// `count` values uniform in [low, high] (as CANN's ATK draws them), the same for every `seed`.
+inline std::vector<float> UniformValues(int64_t count, float low, float high, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(count);
+  for (float& value : values) value = uniform(rng);
+  return values;
+}
+
+inline int64_t ElementCount(const std::vector<int64_t>& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
 }
 
 // The flat index, in a contiguous tensor of `shape`, of element `i` (row-major) of the broadcast

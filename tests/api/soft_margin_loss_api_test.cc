@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "op_tester.h"
 
@@ -21,21 +20,6 @@ constexpr int64_t kNone = 0, kMean = 1, kSum = 2;
 long double ExactSoftMargin(long double x, long double t) {
   const long double z = x * t;
   return std::max(-z, 0.0L) + std::log1p(std::exp(-std::fabs(z)));
-}
-
-// Values as CANN's ATK draws self and target: uniform in [low, high].
-std::vector<float> Uniform(int64_t count, float low, float high, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(count);
-  for (float& value : values) value = uniform(rng);
-  return values;
-}
-
-int64_t Count(const Shape& shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
-  return count;
 }
 
 aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
@@ -266,7 +250,7 @@ TEST(SoftMarginLossChecks, ZeroDAndRankEightAreAccepted) {
   ASSERT_EQ(RunOp(scalar, minus_one, kNone, out), ACLNN_SUCCESS);
   EXPECT_TRUE(CorrectlyRounded(out.Read()[0], ExactSoftMargin(-0.75f, -1), ACL_FLOAT));
   const Shape eight{1, 2, 1, 2, 1, 2, 1, 2};
-  DeviceTensor self8(eight, ACL_FLOAT, Uniform(16, -5, 5, 1)), total({}, ACL_FLOAT, {});
+  DeviceTensor self8(eight, ACL_FLOAT, UniformValues(16, -5, 5, 1)), total({}, ACL_FLOAT, {});
   ASSERT_EQ(RunOp(self8, scalar, kSum, total), ACLNN_SUCCESS);
   long double sum = 0;
   for (float x : self8.Read()) sum += ExactSoftMargin(x, -0.75f);
@@ -293,12 +277,13 @@ TEST_P(SoftMarginLossValues, AreTheExactLossCorrectlyRounded) {
     };
     shape.insert(shape.begin(), std::max(dim(c.self_shape), dim(c.target_shape)));
   }
-  const int64_t count = Count(shape);
+  const int64_t count = ElementCount(shape);
   for (float range : {5.0f, 40.0f}) {
     SCOPED_TRACE(range);
-    DeviceTensor self(c.self_shape, c.self_type, Uniform(Count(c.self_shape), -range, range, 3));
+    DeviceTensor self(c.self_shape, c.self_type,
+                      UniformValues(ElementCount(c.self_shape), -range, range, 3));
     DeviceTensor target(c.target_shape, c.target_type,
-                        Uniform(Count(c.target_shape), -range, range, 4));
+                        UniformValues(ElementCount(c.target_shape), -range, range, 4));
     DeviceTensor out(c.reduction == kNone ? shape : Shape{}, c.out_type, {});
     ASSERT_EQ(RunOp(self, target, c.reduction, out), ACLNN_SUCCESS);
     const std::vector<float> x = self.Read(), t = target.Read(), got = out.Read();
@@ -419,9 +404,9 @@ TEST(SoftMarginLossValues, NonFiniteInputsTakeTheirClasses) {
 
 TEST(SoftMarginLossValues, NonContiguousTensorsAreReadInPlace) {
   // self is the transpose of a [10,5] storage; out a strided view of a [5,20] one.
-  const std::vector<float> storage = Uniform(50, -5, 5, 7);
+  const std::vector<float> storage = UniformValues(50, -5, 5, 7);
   DeviceTensor self({5, 10}, ACL_FLOAT, storage, {1, 5}, 0, {10, 5});
-  DeviceTensor target({5, 10}, ACL_FLOAT, Uniform(50, -2, 2, 8));
+  DeviceTensor target({5, 10}, ACL_FLOAT, UniformValues(50, -2, 2, 8));
   DeviceTensor out({5, 10}, ACL_FLOAT, std::vector<float>(100, -1.0f), {20, 2}, 1, {5, 20});
   ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> t = target.Read(), got = out.Read();
@@ -436,9 +421,9 @@ TEST(SoftMarginLossValues, NonContiguousTensorsAreReadInPlace) {
 
 // A repeatable executor follows new tensor addresses (the contract every op keeps).
 TEST(SoftMarginLossValues, ARepeatableExecutorFollowsNewAddresses) {
-  DeviceTensor first({8}, ACL_FLOAT, Uniform(8, -5, 5, 9)),
-      second({8}, ACL_FLOAT, Uniform(8, -5, 5, 10));
-  DeviceTensor target({8}, ACL_FLOAT, Uniform(8, -1, 1, 11)), out({}, ACL_FLOAT, {});
+  DeviceTensor first({8}, ACL_FLOAT, UniformValues(8, -5, 5, 9)),
+      second({8}, ACL_FLOAT, UniformValues(8, -5, 5, 10));
+  DeviceTensor target({8}, ACL_FLOAT, UniformValues(8, -1, 1, 11)), out({}, ACL_FLOAT, {});
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   ASSERT_EQ(aclnnSoftMarginLossGetWorkspaceSize(first.get(), target.get(), kSum, out.get(),

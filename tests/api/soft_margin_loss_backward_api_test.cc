@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "op_tester.h"
 
@@ -22,20 +21,6 @@ long double ExactGradient(long double x, long double t, long double g) {
   const long double z = x * t, e = std::exp(-std::fabs(z));
   const long double sigmoid = z > 0 ? e / (1 + e) : 1 / (1 + e);
   return -(t * g) * sigmoid;
-}
-
-std::vector<float> Uniform(int64_t count, float low, float high, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(count);
-  for (float& value : values) value = uniform(rng);
-  return values;
-}
-
-int64_t Count(const Shape& shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
-  return count;
 }
 
 aclnnStatus Plan(const aclTensor* grad, const aclTensor* self, const aclTensor* target,
@@ -128,8 +113,8 @@ TEST(SoftMarginLossBackwardCann, CannsCasesGiveTheExactGradient) {
                {ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16, kNone, {2, 2}}};
   for (const auto& c : cases) {
     SCOPED_TRACE(::testing::Message() << c.self << " reduction " << c.reduction);
-    DeviceTensor grad({2, 2}, c.grad, Uniform(4, 0, 1, 1)),
-        self({2, 2}, c.self, Uniform(4, 0, 1, 2));
+    DeviceTensor grad({2, 2}, c.grad, UniformValues(4, 0, 1, 1)),
+        self({2, 2}, c.self, UniformValues(4, 0, 1, 2));
     DeviceTensor target(c.target_shape, c.target, {-1, 1, 1, -1}), out({2, 2}, c.out, {});
     ASSERT_EQ(RunOp(grad, self, target, c.reduction, out), ACLNN_SUCCESS);
     const std::vector<float> g = grad.Read(), x = self.Read(), t = target.Read(), got = out.Read();
@@ -245,17 +230,19 @@ TEST_P(SoftMarginLossBackwardValues, AreTheExactGradientCorrectlyRounded) {
   const ValueCase c = GetParam();
   const Shape shape = Broadcast({c.grad_shape, c.self_shape, c.target_shape});
   // D4: a mean's N is the element count of broadcast(self, target), gradOutput's shape aside.
-  const int64_t n = Count(Broadcast({c.self_shape, c.target_shape}));
+  const int64_t n = ElementCount(Broadcast({c.self_shape, c.target_shape}));
   for (float range : {5.0f, 40.0f}) {
     SCOPED_TRACE(range);
-    DeviceTensor grad(c.grad_shape, c.grad_type, Uniform(Count(c.grad_shape), -2, 2, 5));
-    DeviceTensor self(c.self_shape, c.self_type, Uniform(Count(c.self_shape), -range, range, 6));
+    DeviceTensor grad(c.grad_shape, c.grad_type,
+                      UniformValues(ElementCount(c.grad_shape), -2, 2, 5));
+    DeviceTensor self(c.self_shape, c.self_type,
+                      UniformValues(ElementCount(c.self_shape), -range, range, 6));
     DeviceTensor target(c.target_shape, c.target_type,
-                        Uniform(Count(c.target_shape), -range, range, 7));
+                        UniformValues(ElementCount(c.target_shape), -range, range, 7));
     DeviceTensor out(shape, c.out_type, {});
     ASSERT_EQ(RunOp(grad, self, target, c.reduction, out), ACLNN_SUCCESS);
     const std::vector<float> g = grad.Read(), x = self.Read(), t = target.Read(), got = out.Read();
-    for (int64_t i = 0; i < Count(shape); ++i) {
+    for (int64_t i = 0; i < ElementCount(shape); ++i) {
       const long double exact = ExactGradient(x[BroadcastIndex(c.self_shape, shape, i)],
                                               t[BroadcastIndex(c.target_shape, shape, i)],
                                               g[BroadcastIndex(c.grad_shape, shape, i)]);
@@ -371,9 +358,9 @@ TEST(SoftMarginLossBackwardValues, NonFiniteInputsTakeTheirClasses) {
 TEST(SoftMarginLossBackwardValues, NonContiguousTensorsAreReadInPlace) {
   // self is the transpose of a [10,5] storage; gradOutput a column broadcast along rows; out a
   // strided view of a [5,20] storage.
-  const std::vector<float> storage = Uniform(50, -5, 5, 8), g = Uniform(5, -2, 2, 9);
+  const std::vector<float> storage = UniformValues(50, -5, 5, 8), g = UniformValues(5, -2, 2, 9);
   DeviceTensor self({5, 10}, ACL_FLOAT, storage, {1, 5}, 0, {10, 5});
-  DeviceTensor grad({5, 1}, ACL_FLOAT, g), target({10}, ACL_FLOAT, Uniform(10, -2, 2, 10));
+  DeviceTensor grad({5, 1}, ACL_FLOAT, g), target({10}, ACL_FLOAT, UniformValues(10, -2, 2, 10));
   DeviceTensor out({5, 10}, ACL_FLOAT, std::vector<float>(100, -1.0f), {20, 2}, 1, {5, 20});
   ASSERT_EQ(RunOp(grad, self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> t = target.Read(), got = out.Read();

@@ -35,6 +35,14 @@ def probability_gradient(g, x, t, w=1.0):
     return g * w * (x - t) / max(x * (1 - x), float(np.float32(1e-12)))
 
 
+def soft_margin(x, t):
+    return softplus(-x * t)
+
+
+def soft_margin_gradient(g, x, t, n):
+    return -t * g / (1 + math.exp(x * t)) / n
+
+
 def printed(directory, name):
     out = subprocess.run([directory + "/" + name], check=True, capture_output=True,
                          text=True).stdout
@@ -84,6 +92,18 @@ def main():
         out, got = printed(directory, name)
         check(name, got, [value] * 4)
         assert out.count("is: %s\n" % digits) == 4, (name, out)
+
+    # CANN's samples of the soft margin family, with the digits they print: the loss of [2,2]
+    # self against target +-1, none; and the Backward's mean over gradOutput = self = 0..3,
+    # target 1 (-(t g) = -0 at the first element).
+    x, t = f32([0.3, 0.7, 0.5, 0.5]), [-1, 1, 1, -1]
+    out, got = printed(directory, "soft_margin_loss")
+    check("soft_margin_loss", got, [soft_margin(a, b) for a, b in zip(x, t)])
+    assert re.findall(r"is: (\S+)", out) == ["0.854355", "0.403186", "0.474077", "0.974077"], out
+    out, got = printed(directory, "soft_margin_loss_backward")
+    check("soft_margin_loss_backward", got, [soft_margin_gradient(i, i, 1, 4) for i in range(4)])
+    assert re.findall(r"is: (\S+)", out) == ["-0.000000", "-0.067235", "-0.059601",
+                                              "-0.035569"], out
 
 
 if __name__ == "__main__":
