@@ -142,10 +142,12 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // pos_weight [cols] broadcast over rows, grad_output like self.
   const bool finite = c.reduction != Reduction::kNone;
   const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
+  const bool margins = c.family == LossFamily::kSoftMarginLoss;  // targets any real, not [0, 1]
   const std::vector<uint32_t> self = Storage(
       probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
       c.type);
-  const std::vector<uint32_t> target = Storage(Values(rng, kCount, 0, 1, finite), c.type);
+  const std::vector<uint32_t> target = Storage(
+      margins ? Values(rng, kCount, -5, 5, finite) : Values(rng, kCount, 0, 1, finite), c.type);
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
   const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
   const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
@@ -182,7 +184,8 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     operand.type = c.type;
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
     if ((which == kWeight || which == kPosWeight) && c.unweighted) operand.slot = -1;
-    if (which == kPosWeight && probabilities) operand.slot = -1;  // the family has none
+    if (which == kPosWeight && (probabilities || margins))
+      operand.slot = -1;  // the family has none
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
@@ -263,6 +266,9 @@ std::vector<Case> AllCases() {
               cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
                                false, unweighted});
             }
+            // The soft margin family (no weights): its loss and self gradient.
+            cases.push_back(
+                {LossFamily::kSoftMarginLoss, kind, reduction, type, layout, false, true});
           }
         }
       }
