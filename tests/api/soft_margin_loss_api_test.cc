@@ -116,7 +116,7 @@ TEST(SoftMarginLossCann, EveryReductionIsAccepted) {
 }
 
 // soft_margin_loss_reduction_3 and _negative_4: CANN sums for either (success); OpenACLNN refuses
-// every value outside 0..2 (D1).
+// every value outside 0..2 (D27).
 TEST(SoftMarginLossCann, ReductionsOutsideZeroToTwoAre161002) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {}), out({}, ACL_FLOAT, {});
   for (int64_t reduction : {int64_t{3}, int64_t{-4}, int64_t{-1}, int64_t{1} << 40}) {
@@ -190,7 +190,7 @@ TEST(SoftMarginLossChecks, ChecksComeInCannsOrderWithTheReductionAfterTheDtypes)
   EXPECT_TRUE(ErrorMentions("out must be 0-D (shape []), but its shape is [2,3]."));
 }
 
-// D10, as CANN: a reduced out is exactly 0-D, [1] and [1,1] included; none wants the broadcast
+// As CANN (SM8): a reduced out is exactly 0-D ([1] and [1,1] refused); none wants the broadcast
 // shape itself (not merely as many elements).
 TEST(SoftMarginLossChecks, OutShapeIsTheBroadcastShapeOrZeroD) {
   DeviceTensor self({3, 1}, ACL_FLOAT, {}), target({4}, ACL_FLOAT, {}),
@@ -337,7 +337,7 @@ TEST(SoftMarginLossValues, CannsExampleGivesItsDigits) {
   }
 }
 
-// D7: the loss is finite wherever the maths is (torch's literal form gives inf for x t < -88.7);
+// D30: the loss is finite wherever the maths is (torch's literal form gives inf for x t < -88.7);
 // it rounds to +0 for x t >= 104; t = 0 gives log 2; targets need not be +-1.
 TEST(SoftMarginLossValues, LargeMarginsAndAnyTargetAreExact) {
   const std::vector<float> x = {-100, 100, 1e4f, -1e4f, 3, 0.5f, -2, 104, 1e-30f, 0};

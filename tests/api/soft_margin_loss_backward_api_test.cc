@@ -150,7 +150,7 @@ TEST(SoftMarginLossBackwardChecks, WorkspaceSizeAndExecutorAreCheckedFirst) {
 }
 
 // CANN indexes a three-entry table with the reduction (undefined behaviour outside 0..2);
-// OpenACLNN refuses it (D1) after the dtypes and before the shapes.
+// OpenACLNN refuses it (D27) after the dtypes and before the shapes.
 TEST(SoftMarginLossBackwardChecks, ReductionsOutsideZeroToTwoAre161002AfterTheDtypes) {
   DeviceTensor fp32({2, 3}, ACL_FLOAT, {}), fp64({2, 3}, ACL_DOUBLE, {}), other({4}, ACL_FLOAT, {});
   for (int64_t reduction : {int64_t{3}, int64_t{-1}}) {
@@ -189,7 +189,7 @@ TEST(SoftMarginLossBackwardChecks, ShapesAreCheckedInCannsOrder) {
                     "target, [4,2,3]."));
 }
 
-// D11: CANN returns success for an empty self before comparing any shape; OpenACLNN checks the
+// D28: CANN returns success for an empty self before comparing any shape; OpenACLNN checks the
 // shapes first, so a mismatched empty call fails, and a consistent one writes nothing.
 TEST(SoftMarginLossBackwardChecks, EmptyInputsAreCheckedBeforeAnythingIsSkipped) {
   DeviceTensor empty({0, 3}, ACL_FLOAT, {}), other({5, 7}, ACL_FLOAT, {}), one({1}, ACL_FLOAT, {});
@@ -229,7 +229,7 @@ class SoftMarginLossBackwardValues : public ::testing::TestWithParam<ValueCase> 
 TEST_P(SoftMarginLossBackwardValues, AreTheExactGradientCorrectlyRounded) {
   const ValueCase c = GetParam();
   const Shape shape = Broadcast({c.grad_shape, c.self_shape, c.target_shape});
-  // D4: a mean's N is the element count of broadcast(self, target), gradOutput's shape aside.
+  // D29: a mean's N is the element count of broadcast(self, target), gradOutput's shape aside.
   const int64_t n = ElementCount(Broadcast({c.self_shape, c.target_shape}));
   for (float range : {5.0f, 40.0f}) {
     SCOPED_TRACE(range);
@@ -258,7 +258,7 @@ std::string ValueCaseName(const ::testing::TestParamInfo<ValueCase>& param) {
 }
 
 // As CANN's ATK: gradOutput 0-D for mean and sum, full-shaped for none; and broadcasts of every
-// input, mixed dtypes, and a gradOutput that enlarges the shape under mean (D4).
+// input, mixed dtypes, and a gradOutput that enlarges the shape under mean (D29).
 INSTANTIATE_TEST_SUITE_P(
     Cases, SoftMarginLossBackwardValues,
     ::testing::Values(
@@ -285,7 +285,7 @@ TEST(SoftMarginLossBackwardValues, CannsExampleGivesItsDigits) {
   EXPECT_TRUE(std::signbit(got[0]));  // -(t g) = -0: printed "-0.000000"
 }
 
-// D7: the exact gradient where exp(-t x) overflows (CANN's and torch's inf / inf = NaN): about
+// D30: the exact gradient where exp(-t x) overflows (CANN's and torch's inf / inf = NaN): about
 // -t g; beyond, tiny values keep their sign when they round to zero.
 TEST(SoftMarginLossBackwardValues, LargeMarginsGiveTheExactGradient) {
   const std::vector<float> x = {-100, -1e4f, -88.8f, 100, 1000, 20, 0.5f};
