@@ -63,7 +63,7 @@ void Check(Tally& tally, LossKind kind, const ElementInputs& in, int64_t d, Floa
 // The oracle's term / d and its rounding to `type`: the answer Check compares with.
 void CheckAgainst(Tally& tally, LossKind kind, const ElementInputs& in, int64_t d, FloatType type,
                   Exact exact) {
-  Check(tally, kind, in, d, type, Want(exact, d, type), Divided(exact, d));
+  Check(tally, kind, in, d, type, Want(exact, d, type), QuotientWithRemainder(exact, d));
 }
 
 void Report(const Tally& tally, const std::string& what) {
@@ -81,7 +81,7 @@ void CheckEverywhere(Tally& tally, const ElementInputs& in) {
     const Exact exact = kind == LossKind::kLoss ? terms.loss : terms.grad;
     for (const int64_t d : kDivisors) {
       const ElementEstimate estimate = SoftMarginEstimate(kind, DividedBy(d).scale, in);
-      const Exact quotient = Divided(exact, d);
+      const Exact quotient = QuotientWithRemainder(exact, d);
       const Quad error = Abs((static_cast<Quad>(estimate.value) - quotient.hi) - quotient.lo);
       ASSERT_LE(error, static_cast<Quad>(estimate.bound)) << Describe(kind, in, d, kTypes[0]);
       ASSERT_GE(estimate.bound, math::kSoftMarginError64 * std::fabs(estimate.value));
@@ -188,7 +188,7 @@ TEST(SoftMarginElement, ResultsOnAndBesideAMidpointAreRoundedTheRightWay) {
             const LossKind kind = which == 0 ? LossKind::kLoss : LossKind::kGradSelf;
             const Exact exact = OracleOf(kind, in);
             const double want = Want(exact, d, type);
-            Check(tally, kind, in, d, type, want, Divided(exact, d));
+            Check(tally, kind, in, d, type, want, QuotientWithRemainder(exact, d));
             if (which == 2) {
               ASSERT_EQ(Bits(RoundedTo(want, type)),
                         Bits(RoundedTo(RationalGradientAtZero(in, d, type), type)))

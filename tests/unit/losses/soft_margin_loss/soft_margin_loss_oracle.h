@@ -100,8 +100,9 @@ inline Exact OracleOf(LossKind kind, const ElementInputs& in) {
 }
 
 // v / d: the quotient q of the main part, its exact remainder (a binary128 where q is the
-// correctly rounded quotient), and the rest's share.
-inline Exact Divided(Exact v, int64_t d) {
+// correctly rounded quotient), and the rest's share. Named apart from binary128_oracle.h's
+// Divided, which keeps no exact remainder.
+inline Exact QuotientWithRemainder(Exact v, int64_t d) {
   const Quad divisor = static_cast<Quad>(d);
   const Quad q = v.hi / divisor;
   const Quad remainder = FusedMulAdd(-q, divisor, v.hi);
@@ -113,7 +114,7 @@ inline double Want(Exact term, int64_t d, FloatType type) {
   if (term.hi == 0 && term.lo == 0) {
     return static_cast<double>(term.hi);  // the signed zero itself
   }
-  return RoundedOnce(Divided(term, d), type);
+  return RoundedOnce(QuotientWithRemainder(term, d), type);
 }
 
 inline float InType(float v, FloatType type) {

@@ -179,8 +179,7 @@ void CheckTotals(TotalTally& tally, LossKind kind, const std::vector<ElementInpu
                   << exact << " want " << want << std::defaultfloat << "\n";
       }
       double settled = 0;
-      if (!SettleReduction(partials.data(), blocks, count, mean, type, Family::kTermError,
-                           &settled)) {
+      if (!SettleReduction(partials.data(), blocks, divisor, type, Family::kTermError, &settled)) {
         ++tally.exact_passes;
       } else if (bits(settled) != bits(want) && ++tally.wrong <= 5) {
         std::cout << "  wrong settled total: " << KindName(kind) << " " << TypeName(type) << "\n";
