@@ -20,6 +20,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/soft_margin_loss/cpu/soft_margin_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -89,6 +90,11 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
   if (family != LossFamily::kBceWithLogits) {  // targets outside [0, 1] too: terms of both signs
     data.t = Values(rng, count, 0.0f, 1.0f, {0.0f, -0.0f, 1.0f, 0.5f, 1.5f, -0.25f, kInf, kNaN});
   }
+  if (family == LossFamily::kSoftMarginLoss) {  // margins: logits x, any real t, z up to 2^256
+    data.x = Values(rng, count, -40.0f, 40.0f, extreme);
+    data.t = Values(rng, count, -5.0f, 5.0f,
+                    {0.0f, -0.0f, 1.0f, -1.0f, 3.4e38f, 1e-45f, 11.0f, -10.5f, kInf, kNaN});
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -113,6 +119,9 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  if (family == LossFamily::kSoftMarginLoss) {
+    return {EvaluateSoftMarginTile, EvaluateSoftMarginTileScalar};
+  }
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
@@ -195,13 +204,14 @@ std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, floa
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count, family());
-  const bool logits = family() == LossFamily::kBceWithLogits;
+  const bool logits = family() != LossFamily::kBinaryCrossEntropy;
+  const float target_low = family() == LossFamily::kSoftMarginLoss ? -5.0f : 0.0f;
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
   const auto narrow_of = [&](FloatType type) {
     return std::array<std::vector<uint16_t>, kOut>{
         Narrow16(rng, count, logits ? -60.0f : 0.0f, logits ? 60.0f : 1.0f, type),
-        Narrow16(rng, count, 0.0f, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
+        Narrow16(rng, count, target_low, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
         Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, -2.0f, 2.0f, type)};
   };
   const std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
@@ -272,7 +282,9 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf),
                       std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget),
                       std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf)));
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf),
+                      std::tuple(LossFamily::kSoftMarginLoss, LossKind::kLoss),
+                      std::tuple(LossFamily::kSoftMarginLoss, LossKind::kGradSelf)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
