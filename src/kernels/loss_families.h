@@ -25,6 +25,7 @@
 #include "losses/l1_loss/l1_loss_family.h"
 #include "losses/mse_loss/mse_loss_family.h"
 #include "losses/smooth_l1_loss/smooth_l1_loss_family.h"
+#include "losses/soft_margin_loss/soft_margin_loss_family.h"
 
 namespace openaclnn {
 
@@ -45,6 +46,8 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(MseLossFamily{});
     case LossFamily::kSmoothL1Loss:
       return visit(SmoothL1LossFamily{});
+    case LossFamily::kSoftMarginLoss:
+      return visit(SoftMarginLossFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
@@ -58,7 +61,8 @@ inline constexpr uint64_t kEveryFamilyKernelOps = 0                          // 
                                                   | kL1LossKernelOps              //
                                                   | kKlDivKernelOps               //
                                                   | kMseLossKernelOps             //
-                                                  | kSmoothL1LossKernelOps;
+                                                  | kSmoothL1LossKernelOps        //
+                                                  | kSoftMarginLossKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

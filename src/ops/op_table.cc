@@ -36,6 +36,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_L1_LOSS, LossFamily::kL1Loss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_KL_DIV, LossFamily::kKlDiv));
 static_assert(FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_SMOOTH_L1_LOSS, LossFamily::kSmoothL1Loss));
+static_assert(FamilyIs(OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, LossFamily::kSoftMarginLoss));
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -82,7 +83,9 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kSmoothL1LossOp,
                                         &kSmoothL1LossBackwardOp,
                                         &kHuberLossOp,
-                                        &kHuberLossBackwardOp};
+                                        &kHuberLossBackwardOp,
+                                        &kSoftMarginLossOp,
+                                        &kSoftMarginLossBackwardOp};
 
 }  // namespace
 

@@ -103,5 +103,7 @@ extern const OpDescriptor kSmoothL1LossOp;
 extern const OpDescriptor kSmoothL1LossBackwardOp;
 extern const OpDescriptor kHuberLossOp;
 extern const OpDescriptor kHuberLossBackwardOp;
+extern const OpDescriptor kSoftMarginLossOp;
+extern const OpDescriptor kSoftMarginLossBackwardOp;
 
 }  // namespace openaclnn

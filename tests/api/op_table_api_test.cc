@@ -43,7 +43,9 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnSmoothL1Loss",
                                           "aclnnSmoothL1LossBackward",
                                           "openaclnnHuberLoss",
-                                          "openaclnnHuberLossBackward"};
+                                          "openaclnnHuberLossBackward",
+                                          "aclnnSoftMarginLoss",
+                                          "aclnnSoftMarginLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -105,7 +107,9 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnSmoothL1Loss", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_LOSS},
       {"aclnnSmoothL1LossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
       {"openaclnnHuberLoss", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_LOSS},
-      {"openaclnnHuberLossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF}};
+      {"openaclnnHuberLossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnSoftMarginLoss", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnSoftMarginLossBackward", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -133,6 +137,17 @@ TEST(OpTable, NamesEachOpsFamily) {
   EXPECT_EQ(openaclnnFindOp("aclnnMseLoss")->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
   EXPECT_EQ(openaclnnFindOp("aclnnMseLossOut")->operands[2].reduced, OPENACLNN_REDUCED_FIRST_DIM);
   EXPECT_EQ(openaclnnFindOp("aclnnMseLossBackward")->operands[3].reduced, OPENACLNN_REDUCED_NEVER);
+  // The soft margin ops' outputs have the broadcast shape of their inputs.
+  const openaclnnOpDescriptor* soft_margin = openaclnnFindOp("aclnnSoftMarginLoss");
+  ASSERT_EQ(soft_margin->operandCount, 3u);
+  EXPECT_EQ(soft_margin->operands[2].shapeOf, OPENACLNN_SHAPE_OF_INPUTS);
+  EXPECT_EQ(soft_margin->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
+  const openaclnnOpDescriptor* soft_margin_backward =
+      openaclnnFindOp("aclnnSoftMarginLossBackward");
+  ASSERT_EQ(soft_margin_backward->operandCount, 4u);
+  EXPECT_STREQ(soft_margin_backward->operands[0].name, "gradOutput");
+  EXPECT_EQ(soft_margin_backward->operands[3].shapeOf, OPENACLNN_SHAPE_OF_INPUTS);
+  EXPECT_EQ(soft_margin_backward->operands[3].reduced, OPENACLNN_REDUCED_NEVER);
 }
 
 // The KL divergence ops: logTarget, a bool attribute defaulting to false (torch's log_target);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -279,6 +280,27 @@ aclnnStatus RunPhases(PlanFn&& plan, LaunchFn&& launch) {
   EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
   if (workspace != nullptr) aclrtFree(workspace);
   return status;
+}
+
+// Phase 1's status for a test that only plans: a successful executor is destroyed.
+inline aclnnStatus PlanOnly(aclnnStatus status, aclOpExecutor* executor) {
+  if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+  return status;
+}
+
+// Phase 2 after a phase 1 that returned `status`: LaunchAndWait where it succeeded.
+inline aclnnStatus LaunchAndSync(aclnnStatus status, uint64_t workspace_size,
+                                 aclOpExecutor* executor, LaunchFunction launch) {
+  return status != ACLNN_SUCCESS ? status : LaunchAndWait(launch, workspace_size, executor);
+}
+
+// `count` values uniform in [low, high] (as CANN's ATK draws them), the same for every `seed`.
+inline std::vector<float> UniformValues(int64_t count, float low, float high, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(count);
+  for (float& value : values) value = uniform(rng);
+  return values;
 }
 
 inline int64_t ElementCount(const std::vector<int64_t>& shape) {

@@ -39,6 +39,8 @@ def probability_gradient(g, x, t, w=1.0):
 
 def kl_div(x, t):
     return 0.0 if t == 0 else t * (math.log(t) - x)
+
+
 def smooth_l1(x, t, beta):
     """The smooth L1 loss of exact inputs, exactly (beta = 0 is L1)."""
     d = abs(Fraction(x) - Fraction(t))
@@ -61,6 +63,14 @@ def printed_digits(exact, dtype=np.float32):
     """How the samples print a result: %f of the exact value rounded once to dtype (every value
     here is exact in a double, so the double's rounding to dtype is that one rounding)."""
     return "%f" % float(dtype(float(exact)))
+
+
+def soft_margin(x, t):
+    return softplus(-x * t)
+
+
+def soft_margin_gradient(g, x, t, n):
+    return -t * g / (1 + math.exp(x * t)) / n
 
 
 def printed(directory, name):
@@ -141,6 +151,17 @@ def main():
         out, got = printed(directory, name)
         check(name, got, values, tolerance=0)
         assert out == "".join("result[%d] is: %f\n" % (i, v) for i, v in enumerate(values)), out
+    # CANN's samples of the soft margin family, with the digits they print: the loss of [2,2]
+    # self against target +-1, none; and the Backward's mean over gradOutput = self = 0..3,
+    # target 1 (-(t g) = -0 at the first element).
+    x, t = f32([0.3, 0.7, 0.5, 0.5]), [-1, 1, 1, -1]
+    out, got = printed(directory, "soft_margin_loss")
+    check("soft_margin_loss", got, [soft_margin(a, b) for a, b in zip(x, t)])
+    assert re.findall(r"is: (\S+)", out) == ["0.854355", "0.403186", "0.474077", "0.974077"], out
+    out, got = printed(directory, "soft_margin_loss_backward")
+    check("soft_margin_loss_backward", got, [soft_margin_gradient(i, i, 1, 4) for i in range(4)])
+    assert re.findall(r"is: (\S+)", out) == ["-0.000000", "-0.067235", "-0.059601",
+                                              "-0.035569"], out
     check_smooth_l1_family(directory)
 
 

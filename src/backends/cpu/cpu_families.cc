@@ -10,6 +10,7 @@
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 #include "losses/mse_loss/cpu/mse_loss_tile.h"
 #include "losses/smooth_l1_loss/cpu/smooth_l1_loss_tile.h"
+#include "losses/soft_margin_loss/cpu/soft_margin_loss_tile.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -30,6 +31,8 @@ template <>
 constexpr auto kTileOf<MseLossFamily> = EvaluateMseLossTile;
 template <>
 constexpr auto kTileOf<SmoothL1LossFamily> = EvaluateSmoothL1LossTile;
+template <>
+constexpr auto kTileOf<SoftMarginLossFamily> = EvaluateSoftMarginTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {

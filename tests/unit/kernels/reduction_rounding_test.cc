@@ -76,6 +76,23 @@ double Reduce(const std::vector<Input>& inputs, FloatType type, Reduction reduct
   return Load(out, type, 0);
 }
 
+// A block with an infinite term (a loss of +inf, say) makes the total that infinity, not the NaN
+// of double-double arithmetic's inf - inf; opposite infinities or a NaN make it NaN.
+TEST(ReductionTotals, InfiniteTermsGiveTheirInfinity) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto settled = [](std::vector<Partial> partials, int64_t divisor) {
+    double value = 0.0;
+    EXPECT_TRUE(SettleReduction(partials.data(), static_cast<int64_t>(partials.size()), divisor,
+                                FloatType::kFloat32, 0x1p-43, &value));
+    return value;
+  };
+  EXPECT_EQ(settled({{1.5, 0.0}, {inf, nan}, {-3.0, 0.0}}, 1), inf);
+  EXPECT_EQ(settled({{-inf, nan}, {2.0, 0.0}}, 7), -inf);
+  EXPECT_TRUE(std::isnan(settled({{inf, nan}, {-inf, nan}}, 1)));
+  EXPECT_TRUE(std::isnan(settled({{inf, nan}, {nan, nan}, {1.0, 0.0}}, 3)));
+}
+
 class ReductionRounding : public testing::TestWithParam<FloatType> {};
 
 // Sums of 257 and means of 256 random losses: 2000 independent totals of each (200 under the

@@ -142,8 +142,11 @@ struct Fp64Rounding {
     bool settled[kStep];
     bool all = true;
     for (size_t j = 0; j < kStep; ++j) {
-      settled[j] = SettledOnGrid16<kSigned>(value.part[2 * j], value.part[2 * j + 1], type,
-                                            FarFrom16Boundaries<kReach>, &values[j]);
+      // A lambda, not the function's address: a call through a pointer to an always-inline
+      // function fails to compile wherever GCC has not resolved the pointer first.
+      settled[j] = SettledOnGrid16<kSigned>(
+          value.part[2 * j], value.part[2 * j + 1], type,
+          [](V64 v, bool fp16) { return FarFrom16Boundaries<kReach>(v, fp16); }, &values[j]);
       all = all && settled[j];
     }
     if (HWY_LIKELY(all)) return values;

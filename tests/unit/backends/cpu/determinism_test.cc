@@ -25,6 +25,7 @@
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
 #include "losses/mse_loss/cpu/mse_loss_tile.h"
 #include "losses/smooth_l1_loss/cpu/smooth_l1_loss_tile.h"
+#include "losses/soft_margin_loss/cpu/soft_margin_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -114,6 +115,11 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
     data.x = Values(rng, count, -4.0f, 4.0f, extreme);
     data.t = Values(rng, count, -4.0f, 4.0f, {0.0f, -0.0f, 1.0f, 0.5f, -2.5f, 3e-40f, kInf, kNaN});
   }
+  if (family == LossFamily::kSoftMarginLoss) {  // margins: logits x, any real t, z up to 2^256
+    data.x = Values(rng, count, -40.0f, 40.0f, extreme);
+    data.t = Values(rng, count, -5.0f, 5.0f,
+                    {0.0f, -0.0f, 1.0f, -1.0f, 3.4e38f, 1e-45f, 11.0f, -10.5f, kInf, kNaN});
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -143,6 +149,9 @@ FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kMseLoss) return {EvaluateMseLossTile, EvaluateMseLossTileScalar};
   if (family == LossFamily::kSmoothL1Loss) {
     return {EvaluateSmoothL1LossTile, EvaluateSmoothL1LossTileScalar};
+  }
+  if (family == LossFamily::kSoftMarginLoss) {
+    return {EvaluateSoftMarginTile, EvaluateSoftMarginTileScalar};
   }
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
@@ -270,12 +279,13 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count, family());
   const bool logits = family() != LossFamily::kBinaryCrossEntropy;
+  const float target_low = family() == LossFamily::kSoftMarginLoss ? -5.0f : 0.0f;
   std::mt19937 rng(99);
   const FloatType h = FloatType::kFloat16;
   const auto narrow_of = [&](FloatType type) {
     return std::array<std::vector<uint16_t>, kOut>{
         Narrow16(rng, count, logits ? -60.0f : 0.0f, logits ? 60.0f : 1.0f, type),
-        Narrow16(rng, count, 0.0f, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
+        Narrow16(rng, count, target_low, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
         Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, -2.0f, 2.0f, type)};
   };
   std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
@@ -365,7 +375,9 @@ INSTANTIATE_TEST_SUITE_P(
                       TileCase(LossFamily::kKlDiv, LossKind::kGradSelf, 0, 1),
                       TileCase(LossFamily::kKlDiv, LossKind::kGradTarget, 0, 1),
                       TileCase(LossFamily::kMseLoss, LossKind::kLoss, 0, 0),
-                      TileCase(LossFamily::kMseLoss, LossKind::kGradSelf, 0, 0)));
+                      TileCase(LossFamily::kMseLoss, LossKind::kGradSelf, 0, 0),
+                      TileCase(LossFamily::kSoftMarginLoss, LossKind::kLoss, 0, 0),
+                      TileCase(LossFamily::kSoftMarginLoss, LossKind::kGradSelf, 0, 0)));
 
 // The smooth L1 family: every kind, both variants, the attributes' edges (beta 0 is L1; an
 // infinite beta or delta is quadratic everywhere; 0.1f a beta that is no power of two, 2^-460 a

@@ -162,13 +162,16 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   const bool finite = c.reduction != Reduction::kNone;
   const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
   const bool kl_div = c.family == LossFamily::kKlDiv;
-  const bool mse = c.family == LossFamily::kMseLoss;  // a target of any sign and size
-  const bool weighted = c.family != LossFamily::kL1Loss && !kl_div && !mse && !c.unweighted;
+  const bool mse = c.family == LossFamily::kMseLoss;             // a target of any sign and size
+  const bool margins = c.family == LossFamily::kSoftMarginLoss;  // targets any real, not [0, 1]
+  const bool weighted =
+      c.family != LossFamily::kL1Loss && !kl_div && !mse && !margins && !c.unweighted;
   const std::vector<uint32_t> self = Storage(
       probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
       c.type);
   const std::vector<uint32_t> target = Storage(c.variant != 0 ? LogTargets(rng, kCount, finite)
                                                : mse          ? Values(rng, kCount, -40, 40, finite)
+                                               : margins      ? Values(rng, kCount, -5, 5, finite)
                                                               : Values(rng, kCount, 0, 1, finite),
                                                c.type);
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
@@ -322,6 +325,9 @@ std::vector<Case> AllCases() {
               cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
                                false, unweighted});
             }
+            // The soft margin family (no weights): its loss and self gradient.
+            cases.push_back(
+                {LossFamily::kSoftMarginLoss, kind, reduction, type, layout, false, true});
           }
           // The L1 family: its loss and self gradient; gradients divided by a power of two (an
           // exact product) and by divisors beyond the quotient's limit (the estimate's test,

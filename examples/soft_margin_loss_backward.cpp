@@ -1,0 +1,53 @@
+// aclnnSoftMarginLossBackward as CANN's sample calls it: gradOutput {0, 1, 2, 3} through the loss
+// of self {0, 1, 2, 3} against target 1 on a [2,2] batch, reduction mean (gradOutput full-shaped,
+// as CANN's sample passes it); out = -target * gradOutput * sigmoid(-target * self) / 4.
+// Builds unchanged against CANN or OpenACLNN.
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl_sample.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+
+int main() {
+  const int32_t deviceId = 0;
+  aclrtStream stream = nullptr;
+  auto ret = SetUp(deviceId, &stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("SetUp failed. ERROR: %d\n", ret); return ret);
+
+  const std::vector<int64_t> shape = {2, 2};
+  Fp32Tensor gradOutput, self, target, out;
+  ret = MakeTensor({0.0f, 1.0f, 2.0f, 3.0f}, shape, &gradOutput);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor({0.0f, 1.0f, 2.0f, 3.0f}, shape, &self);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor({1.0f, 1.0f, 1.0f, 1.0f}, shape, &target);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor({0.0f, 0.0f, 0.0f, 0.0f}, shape, &out);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  const int64_t reduction = 1;  // the forward's: 0 none, 1 mean, 2 sum
+
+  // Phase 1: the checks, the plan and the workspace it needs.
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ret =
+      aclnnSoftMarginLossBackwardGetWorkspaceSize(gradOutput.tensor, self.tensor, target.tensor,
+                                                  reduction, out.tensor, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("aclnnSoftMarginLossBackwardGetWorkspaceSize failed. ERROR: %d\n"
+                      "[ERROR msg]%s",
+                      ret, aclGetRecentErrMsg());
+            return ret);
+  void* workspaceAddr = nullptr;
+  ret = AllocateWorkspace(workspaceSize, &workspaceAddr);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  // Phase 2: queue the computation on the stream, then wait for it and print.
+  ret = aclnnSoftMarginLossBackward(workspaceAddr, workspaceSize, executor, stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnSoftMarginLossBackward failed. ERROR: %d\n", ret);
+            return ret);
+  ret = WaitAndPrint(stream, out, 4);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+
+  for (Fp32Tensor* tensor : {&gradOutput, &self, &target, &out}) Release(tensor);
+  TearDown(deviceId, stream, workspaceAddr);
+  return 0;
+}
