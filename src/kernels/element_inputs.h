@@ -35,6 +35,13 @@ struct ElementParameters {
   int variant = 0;
 };
 
+// Whether parameters.scale is 1 / divisor itself: the divisor a power of two (up to 2^62, so the
+// scale 2^-k is an fp32 too). Only then may a path take a value times the scale as the quotient:
+// fl64(1/N) is also a power of two for N = 2^k + 1 above 2^53, which it is not the reciprocal of.
+inline constexpr bool ScaleIsExact(const ElementParameters& parameters) {
+  return (parameters.divisor & (parameters.divisor - 1)) == 0;
+}
+
 // The parameters of a problem whose elements are divided by `divisor` (>= 1). Up to 2^53 the
 // divisor is a double and its reciprocal one rounding; above, where the divisor itself rounds, one
 // Newton step against its exact two parts (divisor = high + low, low its 32 low bits) brings the
