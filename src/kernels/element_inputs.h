@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/dtype.h"
+
 namespace openaclnn {
 
 struct ElementInputs {
@@ -38,7 +40,7 @@ struct ElementParameters {
 // Whether parameters.scale is 1 / divisor itself: the divisor a power of two (up to 2^62, so the
 // scale 2^-k is an fp32 too). Only then may a path take a value times the scale as the quotient:
 // fl64(1/N) is also a power of two for N = 2^k + 1 above 2^53, which it is not the reciprocal of.
-inline constexpr bool ScaleIsExact(const ElementParameters& parameters) {
+OPENACLNN_HOST_DEVICE inline constexpr bool ScaleIsExact(const ElementParameters& parameters) {
   return (parameters.divisor & (parameters.divisor - 1)) == 0;
 }
 

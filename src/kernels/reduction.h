@@ -102,8 +102,14 @@ struct PartialsTotal {
   math::exact::DD total;
   double bound = 0.0;
 
+  // A partial that is not finite (an element's input was not) makes the total the plain fp64
+  // sum, IEEE's class of it: TwoSum's error term of an infinity is inf - inf, a NaN.
   OPENACLNN_HOST_DEVICE void Add(const Partial& partial) {
-    total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    if (std::isfinite(total.hi) && std::isfinite(partial.sum)) {
+      total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    } else {
+      total = {total.hi + partial.sum, 0.0};
+    }
     bound += partial.bound;
   }
 
@@ -116,11 +122,15 @@ struct PartialsTotal {
   // -+ bound (2^-52).
   OPENACLNN_HOST_DEVICE bool Settle(int64_t divisor, FloatType type, double term_error,
                                     double* value) const {
+    // An element whose input was not finite: the total's class (NaN, +-inf) is the result
+    // (divided as a double: the double-double quotient of an infinity is NaN).
+    if (!std::isfinite(total.hi)) {
+      *value = total.hi / static_cast<double>(divisor);
+      return true;
+    }
     math::exact::DD quotient = total;
     if (divisor != 1) quotient = math::exact::Div(total, CountAsDD(divisor));
     *value = quotient.hi + quotient.lo;
-    // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
-    if (!std::isfinite(*value)) return true;
     if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
     const double scaled_bound = divisor != 1 ? bound / static_cast<double>(divisor) : bound;
     const double magnitude = std::fabs(*value);

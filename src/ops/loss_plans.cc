@@ -250,10 +250,12 @@ std::unique_ptr<Plan> PlanGradient(const LossRequest& request, const LossOperand
   *workspace_size = 0;
   const std::vector<int64_t> shape = IterationShape(operands);
   if (ElementCount(shape) == 0) {
-    // A sum of nothing where out is not empty and its shape is one the space reduces into (an
-    // op that leaves the shapes of an empty self unchecked writes nothing).
+    // A sum of nothing where out is not empty and its shape is one the space reduces into; an op
+    // whose checks leave the shapes of an empty self uncompared writes nothing (CANN's).
     const std::vector<int64_t>& out = operands.tensor[kOut]->view_shape;
-    if (ElementCount(out) == 0 || !BroadcastsInto(out, shape)) return nullptr;
+    if (!request.empty_shapes_checked || ElementCount(out) == 0 || !BroadcastsInto(out, shape)) {
+      return nullptr;
+    }
     return MakeFillPlan(request, operands, 0.0);
   }
   const OutputMap map =

@@ -24,6 +24,9 @@ struct LossRequest {
   // as they are read, or integer arithmetic where it is INT64; ACL_DT_UNDEFINED: floating inputs
   // only (read exactly, whatever their types).
   int64_t promoted = -1;
+  // Whether the op's checks compare out's shape when the iteration space is empty; where they do
+  // not (CANN's binary cross entropies), a gradient over no elements writes nothing.
+  bool empty_shapes_checked = true;
 };
 
 // The forward's plan for reduction 0 (none: out has the iteration shape), 1 (mean: out one
@@ -44,7 +47,8 @@ std::unique_ptr<Plan> PlanLossOverFirstDimension(const LossRequest& request,
 // A gradient op's plan: the gradient `request.kind`, element-wise over the iteration space, or
 // summed into out's shape where that is smaller (the dimensions out was broadcast along); a mean's
 // gradient divided by the element count of broadcast(self, target), a batchmean's by self's first
-// dimension. Over no elements: nothing, or 0 into a non-empty out (a sum of nothing).
+// dimension. Over no elements: nothing, or 0 into a non-empty out (a sum of nothing) where the
+// checks compared out's shape.
 std::unique_ptr<Plan> PlanGradient(const LossRequest& request, const LossOperands& operands,
                                    int64_t reduction, uint64_t* workspace_size);
 
@@ -54,10 +58,12 @@ inline std::unique_ptr<Plan> PlanLoss(LossFamily family, const LossOperands& ope
                                       int64_t reduction, uint64_t* workspace_size) {
   return PlanLoss({.family = family}, operands, reduction, workspace_size);
 }
-template <LossKind kKind>
+template <LossKind kKind, bool kEmptyShapesChecked = true>
 std::unique_ptr<Plan> PlanGradientOf(LossFamily family, const LossOperands& operands,
                                      int64_t reduction, uint64_t* workspace_size) {
-  return PlanGradient({.family = family, .kind = kKind}, operands, reduction, workspace_size);
+  return PlanGradient(
+      {.family = family, .kind = kKind, .empty_shapes_checked = kEmptyShapesChecked}, operands,
+      reduction, workspace_size);
 }
 
 }  // namespace openaclnn

@@ -91,5 +91,7 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
 extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
+extern const OpDescriptor kL1LossOp;
+extern const OpDescriptor kL1LossBackwardOp;
 
 }  // namespace openaclnn

@@ -149,6 +149,12 @@ TEST_P(GradientChecks, EmptySelfSucceedsWithNothingToDo) {
       out(shape, ACL_FLOAT, {});
   ASSERT_EQ(Plan(&g, &x, &t, nullptr, nullptr, 1, &out), ACLNN_SUCCESS);
   EXPECT_EQ(Launch(), ACLNN_SUCCESS);
+  // The shapes of the other tensors are not compared, and an out the empty space could reduce
+  // into is left alone: nothing runs.
+  DeviceTensor one({1}, ACL_FLOAT, {5});
+  ASSERT_EQ(Plan(&one, &x, &t, nullptr, nullptr, 1, &one), ACLNN_SUCCESS);
+  EXPECT_EQ(Launch(), ACLNN_SUCCESS);
+  EXPECT_EQ(one.Read(), std::vector<float>(1, 5.0f));
 }
 
 // The spec's documented example: [2,2], g = x = w = p = {0,1,2,3}, t = 0.1, reduction none;

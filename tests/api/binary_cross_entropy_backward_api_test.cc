@@ -350,6 +350,10 @@ TEST(BinaryCrossEntropyBackwardValues, EmptySelfWritesNothing) {
   EXPECT_EQ(RunOp({untouched.get(), empty.get(), empty.get(), nullptr, Mean, untouched.get()}),
             ACLNN_SUCCESS);
   EXPECT_EQ(untouched.Read(), std::vector<float>(3, 5.0f));
+  // An out that the empty space could reduce into is left alone too: its shape was not compared.
+  DeviceTensor one({1}, ACL_FLOAT, {5});
+  EXPECT_EQ(RunOp({one.get(), empty.get(), empty.get(), nullptr, Mean, one.get()}), ACLNN_SUCCESS);
+  EXPECT_EQ(one.Read(), std::vector<float>(1, 5.0f));
 }
 
 TEST(BinaryCrossEntropyBackwardValues, NonContiguousTensorsAreReadInPlace) {

@@ -26,7 +26,9 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
                                           "aclnnBinaryCrossEntropyWithLogitsAndGrad",
                                           "aclnnBinaryCrossEntropy",
-                                          "aclnnBinaryCrossEntropyBackward"};
+                                          "aclnnBinaryCrossEntropyBackward",
+                                          "aclnnL1Loss",
+                                          "aclnnL1LossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -56,7 +58,9 @@ TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
       seen_output |= operand.output != 0;
       if (operand.output) {
         EXPECT_FALSE(operand.optional) << operand.name;
-        EXPECT_LT(operand.shapeOf, OPENACLNN_ROLE_OUT) << operand.name;
+        EXPECT_TRUE(operand.shapeOf < OPENACLNN_ROLE_OUT ||
+                    operand.shapeOf == OPENACLNN_SHAPE_OF_INPUTS)
+            << operand.name;
       }
     }
     EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
@@ -74,7 +78,9 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_FAMILY_BCE_WITH_LOGITS, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropy", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropyBackward", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
-       OPENACLNN_OP_GRAD_SELF}};
+       OPENACLNN_OP_GRAD_SELF},
+      {"aclnnL1Loss", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnL1LossBackward", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;

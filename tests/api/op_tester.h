@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -51,7 +52,8 @@ inline float FromBFloat16(uint16_t bits) {
 // Owns a device buffer and the aclTensor viewing it.
 class DeviceTensor {
  public:
-  // A contiguous tensor holding `values` (converted to `dtype`; fp32/fp16/bf16/double).
+  // A contiguous tensor holding `values` (converted to `dtype`: fp32/fp16/bf16/double, or an
+  // integer type or bool, truncated).
   DeviceTensor(std::vector<int64_t> shape, aclDataType dtype, const std::vector<float>& values)
       : DeviceTensor(shape, dtype, values, {}, 0, shape) {}
 
@@ -128,6 +130,16 @@ class DeviceTensor {
         std::memcpy(host + 8 * i, &wide, 8);
         break;
       }
+      case ACL_INT64:
+      case ACL_INT32:
+      case ACL_INT16:
+      case ACL_INT8:
+      case ACL_UINT8:
+      case ACL_BOOL: {
+        const int64_t whole = static_cast<int64_t>(value);  // little-endian: its low bytes
+        std::memcpy(host + aclDataTypeSize(dtype_) * i, &whole, aclDataTypeSize(dtype_));
+        break;
+      }
       default:
         std::memcpy(host + 4 * i, &value, 4);
     }
@@ -146,6 +158,17 @@ class DeviceTensor {
         std::memcpy(&wide, host + 8 * i, 8);
         return static_cast<float>(wide);
       }
+      case ACL_INT64:
+        return static_cast<float>(LoadWhole<int64_t>(host, i));
+      case ACL_INT32:
+        return static_cast<float>(LoadWhole<int32_t>(host, i));
+      case ACL_INT16:
+        return LoadWhole<int16_t>(host, i);
+      case ACL_INT8:
+        return LoadWhole<int8_t>(host, i);
+      case ACL_UINT8:
+      case ACL_BOOL:
+        return LoadWhole<uint8_t>(host, i);
       default: {
         float value;
         std::memcpy(&value, host + 4 * i, 4);
@@ -154,10 +177,42 @@ class DeviceTensor {
     }
   }
 
+  template <class Whole>
+  static Whole LoadWhole(const unsigned char* host, size_t i) {
+    Whole value;
+    std::memcpy(&value, host + sizeof(Whole) * i, sizeof(Whole));
+    return value;
+  }
+
   aclDataType dtype_;
   size_t bytes_ = 0;
   void* device_ = nullptr;
   aclTensor* tensor_ = nullptr;
+};
+
+// Poses as another SoC (OPENACLNN_SOC_VERSION, read at every call) for one scope: the dtype lists
+// of the first-generation Ascend910 ("Ascend910A") or of Ascend310P have no bf16.
+class ScopedSocVersion {
+ public:
+  explicit ScopedSocVersion(const char* soc) {
+    const char* previous = std::getenv("OPENACLNN_SOC_VERSION");
+    had_previous_ = previous != nullptr;
+    if (had_previous_) previous_ = previous;
+    setenv("OPENACLNN_SOC_VERSION", soc, 1);
+  }
+  ScopedSocVersion(const ScopedSocVersion&) = delete;
+  ScopedSocVersion& operator=(const ScopedSocVersion&) = delete;
+  ~ScopedSocVersion() {
+    if (had_previous_) {
+      setenv("OPENACLNN_SOC_VERSION", previous_.c_str(), 1);
+    } else {
+      unsetenv("OPENACLNN_SOC_VERSION");
+    }
+  }
+
+ private:
+  bool had_previous_ = false;
+  std::string previous_;
 };
 
 // A device and stream for the whole test program.
@@ -199,6 +254,19 @@ inline void UploadWithSpecials(const DeviceTensor& tensor, aclDataType dtype,
   ASSERT_EQ(aclrtMemcpy(tensor.device(), bytes.size(), bytes.data(), bytes.size(),
                         ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_SUCCESS);
+}
+
+// An INT64 tensor's storage: write `values` exactly (beyond what a float holds), read it back.
+inline void UploadInt64(const DeviceTensor& tensor, const std::vector<int64_t>& values) {
+  const size_t bytes = values.size() * sizeof(int64_t);
+  ASSERT_EQ(aclrtMemcpy(tensor.device(), bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+}
+inline std::vector<int64_t> ReadInt64(const DeviceTensor& tensor) {
+  const std::vector<unsigned char> bytes = tensor.Bytes();
+  std::vector<int64_t> values(bytes.size() / sizeof(int64_t));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(int64_t));
+  return values;
 }
 
 inline ::testing::AssertionResult ErrorMentions(const std::string& word) {

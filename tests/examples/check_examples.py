@@ -85,6 +85,17 @@ def main():
         check(name, got, [value] * 4)
         assert out.count("is: %s\n" % digits) == 4, (name, out)
 
+    # CANN's samples of the L1 family: [2,2], self 0..3, target 1, mean (the Backward with
+    # gradOutput 0..3): exact values, printed with CANN's %f digits (-0 for 0 * sign(-1) / 4).
+    x, t = [0.0, 1.0, 2.0, 3.0], 1.0
+    out, got = printed(directory, "l1_loss")
+    check("l1_loss", got, [sum(abs(a - t) for a in x) / 4])
+    assert out == "result[0] is: 1.000000\n", out
+    out, got = printed(directory, "l1_loss_backward")
+    check("l1_loss_backward", got, [g * math.copysign(a != t, a - t) / 4 for g, a in zip(x, x)])
+    assert out.splitlines() == ["result[%d] is: %s" % (i, d) for i, d in
+                                enumerate(("-0.000000", "0.000000", "0.500000", "0.750000"))], out
+
 
 if __name__ == "__main__":
     main()

@@ -6,6 +6,7 @@
 #include "kernels/loss_families.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/l1_loss/cpu/l1_loss_tile.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -18,6 +19,8 @@ template <>
 constexpr auto kTileOf<BceWithLogitsFamily> = EvaluateTile;
 template <>
 constexpr auto kTileOf<BinaryCrossEntropyFamily> = EvaluateBinaryCrossEntropyTile;
+template <>
+constexpr auto kTileOf<L1LossFamily> = EvaluateL1LossTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {

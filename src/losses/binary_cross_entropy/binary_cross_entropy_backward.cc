@@ -32,7 +32,7 @@ extern const OpDescriptor kBinaryCrossEntropyBackwardOp = {
              .attributeCount = 0,
              .attributes = nullptr},
     .validate = ValidateBinaryCrossEntropyBackward,
-    .plan = PlanGradientOf<LossKind::kGradSelf>};
+    .plan = PlanGradientOf<LossKind::kGradSelf, /*kEmptyShapesChecked=*/false>};
 
 }  // namespace openaclnn
 

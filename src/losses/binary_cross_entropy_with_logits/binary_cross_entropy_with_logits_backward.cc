@@ -38,7 +38,7 @@ extern const OpDescriptor kBceWithLogitsBackwardOp = {
              .attributeCount = 0,
              .attributes = nullptr},
     .validate = Validate,
-    .plan = PlanGradientOf<LossKind::kGradSelf>};
+    .plan = PlanGradientOf<LossKind::kGradSelf, /*kEmptyShapesChecked=*/false>};
 
 }  // namespace openaclnn
 

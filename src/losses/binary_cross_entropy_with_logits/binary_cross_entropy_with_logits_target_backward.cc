@@ -39,7 +39,7 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
              .attributeCount = 0,
              .attributes = nullptr},
     .validate = Validate,
-    .plan = PlanGradientOf<LossKind::kGradTarget>};
+    .plan = PlanGradientOf<LossKind::kGradTarget, /*kEmptyShapesChecked=*/false>};
 
 }  // namespace openaclnn
 

@@ -20,6 +20,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
+#include "losses/l1_loss/cpu/l1_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -113,6 +114,7 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
@@ -272,7 +274,9 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple(LossFamily::kBceWithLogits, LossKind::kGradSelf),
                       std::tuple(LossFamily::kBceWithLogits, LossKind::kGradTarget),
                       std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kLoss),
-                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf)));
+                      std::tuple(LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf),
+                      std::tuple(LossFamily::kL1Loss, LossKind::kLoss),
+                      std::tuple(LossFamily::kL1Loss, LossKind::kGradSelf)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
 LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
@@ -320,6 +324,61 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
         }
       }
     }
+  }
+  pool.SetThreads(original);
+}
+
+// The L1 family's mean and sum (fp64 terms, and the exact pass where the total lies next to a
+// midpoint: a million copies of one difference whose mean is exactly an fp16 midpoint), and its
+// INT64 sum, which wraps: the same bits for any thread count.
+TEST(RunL1Determinism, ReductionsAreBitwiseEqualForAnyThreadCount) {
+  const int64_t count = 1'000'003;
+  std::mt19937 rng(11);
+  const std::vector<float> spread = Values(rng, count, -1e4f, 1e4f, {0.0f, 1e-30f, -3e7f});
+  const std::vector<float> tie(count, 1.0f + 0x1p-11f), zeros(count, 0.0f);
+  std::vector<int64_t> longs(count);
+  for (int64_t& value : longs) value = static_cast<int64_t>(rng()) << 31 ^ rng();
+  const std::vector<int64_t> longs_target(count, std::numeric_limits<int64_t>::min() / 3);
+  std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  const auto run = [&](const void* x, const void* t, bool integer, Reduction reduction,
+                       FloatType type) {
+    LossProblem problem = FlatProblem(LossKind::kLoss, reduction, count);
+    problem.family = LossFamily::kL1Loss;
+    problem.integer = integer;
+    for (int which : {kSelf, kTarget})
+      problem.operands[which].integer = integer ? IntegerType::kInt64 : IntegerType::kNone;
+    problem.operands[kOut].type = type;
+    problem.operands[kOut].integer = integer ? IntegerType::kInt64 : IntegerType::kNone;
+    for (int which : {kWeight, kPosWeight, kGradOutput}) problem.operands[which].slot = -1;
+    int64_t out = 0;
+    TensorAddresses addresses{
+        const_cast<void*>(x), const_cast<void*>(t), nullptr, nullptr, nullptr, &out};
+    kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
+    return out;
+  };
+  for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
+    for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16}) {
+      for (const std::vector<float>* x : {&spread, &tie}) {
+        int64_t reference = 0;
+        for (int threads : {1, 2, 3, 8}) {
+          pool.SetThreads(threads);
+          const int64_t bits = run(x->data(), zeros.data(), false, reduction, type);
+          if (threads == 1) reference = bits;
+          EXPECT_EQ(bits, reference)
+              << "reduction " << static_cast<int>(reduction) << " threads " << threads;
+        }
+      }
+    }
+  }
+  int64_t reference = 0;
+  for (int threads : {1, 2, 3, 8}) {
+    pool.SetThreads(threads);
+    const int64_t total =
+        run(longs.data(), longs_target.data(), true, Reduction::kSum, FloatType::kFloat32);
+    if (threads == 1) reference = total;
+    EXPECT_EQ(total, reference) << "int64 sum, threads " << threads;
   }
   pool.SetThreads(original);
 }

@@ -132,6 +132,7 @@ struct Case {
   Layout layout;
   bool fused;               // the one-pass loss and self gradient (kind kLoss)
   bool unweighted = false;  // weight and pos_weight absent
+  int64_t divisor = 0;      // a gradient's divisor where not the default (0)
 };
 
 class CudaStepsMatchCpu : public ::testing::TestWithParam<Case> {};
@@ -143,6 +144,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // pos_weight [cols] broadcast over rows, grad_output like self.
   const bool finite = c.reduction != Reduction::kNone;
   const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
+  const bool weighted = c.family != LossFamily::kL1Loss && !c.unweighted;  // L1 has no weights
   const std::vector<uint32_t> self = Storage(
       probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
       c.type);
@@ -164,6 +166,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
       (c.kind != LossKind::kLoss && c.layout == Layout::kContiguous)) {
     problem.parameters = DividedBy(kCount);
   }
+  if (c.divisor != 0) problem.parameters = DividedBy(c.divisor);
   const int64_t row_major[] = {kCols, 1};
   const int64_t column_major[] = {1, kRows};
   const int64_t broadcast_rows[] = {0, 1};
@@ -182,7 +185,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
     operand.slot = which;
     operand.type = c.type;
     if (which == kGradOutput && c.kind == LossKind::kLoss && !c.fused) operand.slot = -1;
-    if ((which == kWeight || which == kPosWeight) && c.unweighted) operand.slot = -1;
+    if ((which == kWeight || which == kPosWeight) && !weighted) operand.slot = -1;
     if (which == kPosWeight && probabilities) operand.slot = -1;  // the family has none
     if (which == kGradSelfOut) {
       const int64_t* out_strides = c.layout == Layout::kStridedOut ? column_major : row_major;
@@ -263,6 +266,18 @@ std::vector<Case> AllCases() {
             for (bool unweighted : {false, true}) {
               cases.push_back({LossFamily::kBinaryCrossEntropy, kind, reduction, type, layout,
                                false, unweighted});
+            }
+          }
+          // The L1 family: its loss and self gradient; gradients divided by a power of two (an
+          // exact product) and by divisors beyond the quotient's limit (the estimate's test,
+          // and the exact path).
+          if (kind != LossKind::kGradTarget) {
+            cases.push_back({LossFamily::kL1Loss, kind, reduction, type, layout, false, true});
+          }
+          if (kind == LossKind::kGradSelf) {
+            for (int64_t divisor : {int64_t{1} << 20, (int64_t{1} << 44) + 3}) {
+              cases.push_back(
+                  {LossFamily::kL1Loss, kind, reduction, type, layout, false, true, divisor});
             }
           }
         }
@@ -356,6 +371,66 @@ TEST(CudaStepsMatchCpuOnBoundaries, AMeansGradientIsTheQuotientRoundedOnce) {
   }
   EXPECT_GT(checked, 2000);
 }
+
+// An integer problem (L1Loss whose inputs promote to INT64): int64 self against a broadcast int32
+// target, wrapping differences and sums, stored as integers or rounded once to a floating out.
+struct IntegerCase {
+  Reduction reduction;
+  IntegerType out_integer;  // kInt64, or kNone: a floating out of `out_type`
+  FloatType out_type;
+};
+
+class CudaIntegerStepsMatchCpu : public ::testing::TestWithParam<IntegerCase> {};
+
+TEST_P(CudaIntegerStepsMatchCpu, BitForBit) {
+  const IntegerCase c = GetParam();
+  std::mt19937_64 rng(5);
+  const int64_t edges[] = {0, 1, -1, std::numeric_limits<int64_t>::max(),
+                           std::numeric_limits<int64_t>::min()};
+  std::vector<int64_t> self(kCount);
+  for (int64_t& value : self)
+    value = rng() % 8 == 0 ? edges[rng() % 5] : static_cast<int64_t>(rng());
+  std::vector<int32_t> target(kCols);
+  for (int32_t& value : target) value = static_cast<int32_t>(rng());
+  LossProblem problem;
+  problem.family = LossFamily::kL1Loss;
+  problem.integer = true;
+  problem.rank = 2;
+  problem.shape[0] = kRows;
+  problem.shape[1] = kCols;
+  problem.count = kCount;
+  if (c.reduction != Reduction::kNone) problem.segment = kCount;
+  const int64_t row_major[] = {kCols, 1}, broadcast_rows[] = {0, 1};
+  problem.operands[kSelf] = {.slot = kSelf, .integer = IntegerType::kInt64};
+  problem.operands[kTarget] = {.slot = kTarget, .integer = IntegerType::kInt32};
+  problem.operands[kOut] = {.slot = kOut, .type = c.out_type, .integer = c.out_integer};
+  for (int d = 0; d < 2; ++d) {
+    problem.operands[kSelf].strides[d] = row_major[d];
+    problem.operands[kTarget].strides[d] = broadcast_rows[d];
+    problem.operands[kOut].strides[d] = c.reduction == Reduction::kNone ? row_major[d] : 0;
+  }
+  std::vector<int64_t> cpu_out(kCount, 0), cuda_out(kCount, 0);  // 8 bytes per element
+  const size_t workspace_words = ReductionWorkspaceBytesFor(kCount) / sizeof(double);
+  std::vector<double> cpu_workspace(workspace_words), cuda_workspace(workspace_words);
+  const auto context = [&](std::vector<int64_t>& out, std::vector<double>& workspace) {
+    LaunchContext launch;
+    launch.addresses = {self.data(), target.data(), nullptr, nullptr, nullptr, out.data(), nullptr};
+    launch.workspace = workspace.data();
+    return launch;
+  };
+  ASSERT_EQ(kCpuLossKernels.run(problem, context(cpu_out, cpu_workspace)), nullptr);
+  RunAsCuda(problem, context(cuda_out, cuda_workspace));
+  EXPECT_EQ(cuda_out, cpu_out);
+  EXPECT_NE(cpu_out[0], 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    L1Int64, CudaIntegerStepsMatchCpu,
+    ::testing::Values(IntegerCase{Reduction::kNone, IntegerType::kInt64, FloatType::kFloat32},
+                      IntegerCase{Reduction::kSum, IntegerType::kInt64, FloatType::kFloat32},
+                      IntegerCase{Reduction::kNone, IntegerType::kNone, FloatType::kFloat32},
+                      IntegerCase{Reduction::kNone, IntegerType::kNone, FloatType::kFloat16},
+                      IntegerCase{Reduction::kSum, IntegerType::kNone, FloatType::kBFloat16}));
 
 }  // namespace
 }  // namespace openaclnn
