@@ -51,9 +51,14 @@ OPENACLNN_HOST_DEVICE inline double MulKeepingSign(double x, double y) {
 
 OPENACLNN_HOST_DEVICE inline DD Mul(DD a, DD b) {
   const double product = MulKeepingSign(a.hi, b.hi);
-  // Below 2^-969 the product's rounding error is not representable: the product alone is kept.
-  const double error = std::fabs(product) < 0x1p-969 ? 0.0 : std::fma(a.hi, b.hi, -product);
-  return FastTwoSum(product, error + (MulKeepingSign(a.hi, b.lo) + MulKeepingSign(a.lo, b.hi)));
+  // Below 2^-969 the product's rounding error is not representable, and the cross terms, each at
+  // most 2^-53 of the product (|lo| <= ulp(hi)/2), are no larger than it: the product alone is
+  // kept, with its sign. Added, cross terms that underflow to +-2^-1074 (MulKeepingSign) would
+  // cancel a product of one or two such units, or turn its sign (a tiny weight times
+  // log1p(exp(-694)): the with-logits loss's log term, whose sign may decide a tie).
+  if (std::fabs(product) < 0x1p-969) return {product, 0.0};
+  return FastTwoSum(product, std::fma(a.hi, b.hi, -product) +
+                                 (MulKeepingSign(a.hi, b.lo) + MulKeepingSign(a.lo, b.hi)));
 }
 
 OPENACLNN_HOST_DEVICE inline DD Mul(DD a, double b) { return Mul(a, DD{b, 0.0}); }

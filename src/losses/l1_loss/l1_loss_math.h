@@ -51,11 +51,8 @@ OPENACLNN_HOST_DEVICE inline DD AbsoluteDifference(float x, float t) {
 
 namespace openaclnn {
 
-// Whether D is a power of two, so that p.scale = 1/D exactly and a product by it is exact in fp64
-// (every value here is at least 2^-149, the scale at least 2^-62: no underflow).
-OPENACLNN_HOST_DEVICE inline bool ScaleIsExact(const ElementParameters& p) {
-  return (p.divisor & (p.divisor - 1)) == 0;
-}
+// ScaleIsExact(p) (element_inputs.h): D a power of two, p.scale = 1/D exactly, and a product by it
+// exact in fp64 (every value here is at least 2^-149, the scale at least 2^-62: no underflow).
 
 // The fp64 estimates at one element (l1_loss_formulas.inc), their bounds NaN where an input is not
 // finite.

@@ -22,14 +22,6 @@ HWY_BEFORE_NAMESPACE();
 namespace openaclnn::HWY_NAMESPACE {
 #if HWY_NATIVE_FMA
 
-// Whether `scale` is +-2^k, |k| <= 64: a product of two fp32 values times it is then exact in
-// fp64 (neither overflow nor underflow can reach it), and 2^k itself an fp32.
-inline bool IsPowerOfTwo(double scale) {
-  const uint64_t bits = BitCast<uint64_t>(scale);
-  const int64_t exponent = static_cast<int64_t>((bits >> 52) & 0x7ff) - 1023;
-  return (bits & ((uint64_t{1} << 52) - 1)) == 0 && exponent >= -64 && exponent <= 64;
-}
-
 // Whether |scale| is in [2^-64, 2^64] (its fp32 rounding then a normal number).
 inline bool InScaleRange(double scale) {
   return std::fabs(scale) >= 0x1p-64 && std::fabs(scale) <= 0x1p64;
@@ -53,9 +45,12 @@ struct EvaluatorBase {
   int64_t count;                      // elements of the tile
   ElementParameters parameters;
   Targets targets;
-  double scale64 = parameters.scale;  // what estimates multiply by (1 / parameters.divisor)
-  // Of scale64, decided once per tile (IsPowerOfTwo, InScaleRange), not on every step.
-  bool scale_is_power_of_two = IsPowerOfTwo(scale64);
+  double scale64 = parameters.scale;  // what estimates multiply by (about 1 / parameters.divisor)
+  // Decided once per tile, not on every step: whether scale64 is 1 / divisor itself, a power of two
+  // 2^-k, k <= 62 (ScaleIsExact: a product of two fp32 values times it is then the exact quotient
+  // in fp64, neither overflow nor underflow reaching it), and whether it is in range
+  // (InScaleRange).
+  bool scale_is_exact = ScaleIsExact(parameters);
   bool scale_in_range = InScaleRange(scale64);
 
   // The operands of the whole step at i; kWide: with their fp64 parts.

@@ -155,10 +155,10 @@ struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUn
   }
 
   // The gradients' reach floor in fp32 ulps, biased by 2^23 for ReachBits: their roundings, and
-  // where the scale is not a power of two its own and that of g*scale.
+  // where the scale is not 1/N itself (N not a power of two) its own error and that of g*scale.
   float BiasedReachFloor() const {
     return math::kGradSelf32ReachFloor + 0x1p23f +
-           (this->scale_is_power_of_two ? 0.0f : math::kGradSelf32ScaleReach);
+           (this->scale_is_exact ? 0.0f : math::kGradSelf32ScaleReach);
   }
 
   // The mean/sum terms of the step at i, n of whose elements are the tile's, lane for lane
@@ -239,8 +239,8 @@ struct Fp32LaneEvaluator : EvaluatorBase<BceWithLogitsFamily, kKind, kFused, kUn
     }
   }
   // The kind's (the fused pass's: the self gradient's) results by its Fp32LaneKernel. The
-  // unweighted target gradient only for a power-of-two scale (RouteTile). A step whose loss terms
-  // may be negative, or whose scale is out of range, is open.
+  // unweighted target gradient only for an exact scale, N a power of two (RouteTile). A step whose
+  // loss terms may be negative, or whose scale is out of range, is open.
   template <size_t kStep>
   void ComputeInFp32(const In<kStep>& in, int64_t i, StepResults<kStep>& results,
                      bool* open) const {

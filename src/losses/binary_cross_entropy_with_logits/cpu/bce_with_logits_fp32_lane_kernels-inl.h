@@ -187,7 +187,7 @@ struct GradTarget16InFp32 {
   }
 };
 
-// The target gradient without weights, for a scale 2^k (|k| <= 64; RouteTile): -x*g*scale, no
+// The target gradient without weights, for N = 2^k (k <= 62; RouteTile): -x*g*2^-k, no
 // transcendental. g*scale is exact where it is a normal fp32. A 16-bit result (`kType`) of 16-bit
 // logits and gradOutput: the product of two 16-bit values (at most 22 bits) is exact too wherever
 // the value is a normal fp32, and its rounding onto the grid is then the result. An fp32 result:

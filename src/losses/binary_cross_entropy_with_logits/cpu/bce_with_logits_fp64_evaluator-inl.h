@@ -106,8 +106,8 @@ struct Fp64Formulas
       }
       if (!every_p_is_one) log_term = TranscendentalPolicy::Of(in, true, false).log_term;
       const auto estimate = GradTarget64<O64>(x64, w64, p64, in.g64, scale, log_term, kLogError);
-      if (kUnweighted && eval.scale_is_power_of_two && this->NonZeroFinite(estimate.value)) {
-        // -x*g*scale: a product of two fp32 values, times a power of two, is exact in fp64.
+      if (kUnweighted && eval.scale_is_exact && this->NonZeroFinite(estimate.value)) {
+        // -x*g*scale: a product of two fp32 values, times 1/N = 2^-k, is the exact quotient.
         results.value = this->template RoundExact<kStep>(estimate.value, eval.targets.value_type);
       } else {
         results.value = this->template Settle<kStep>(estimate, i, LossKind::kGradTarget,

@@ -54,7 +54,7 @@ inline SharedType SharedTypeOf(OperandsRead reads, bool fused, const TileInputs&
 //   weights)                                                     fused pass that stores the loss,
 //                                                                the fp64 formulas on fp32
 //                                                                transcendentals
-//   the target gradient without weights, stored, a scale 2^k,    fp32 lanes: exact products
+//   the target gradient without weights, stored, N = 2^k,        fp32 lanes: exact products
 //   out fp32, or x, gradOutput and out 16                        (ExactGradTargetInFp32)
 //   anything else                                                fp64
 // Stored 16-bit results of 16-bit logits take fp32 lanes with a rounding test per lane: the fp32
@@ -74,7 +74,7 @@ Partial RouteTile(const ElementParameters& parameters, const TileInputs& inputs,
       inputs.operand[kSelf].type, targets.value_type, kFused, targets.gradient_type);
   constexpr bool kExactTarget = kKind == LossKind::kGradTarget && kUnweighted;
   const bool exact_target =
-      kExactTarget && targets.store_value && IsPowerOfTwo(parameters.scale) &&
+      kExactTarget && targets.store_value && ScaleIsExact(parameters) &&
       (targets.value_type == FloatType::kFloat32 ||
        (x16 && Is16Bit(targets.value_type) && Is16Bit(inputs.operand[kGradOutput].type)));
   const bool store32 = !kExactTarget && targets.store_value && x16 && Is16Bit(targets.value_type) &&

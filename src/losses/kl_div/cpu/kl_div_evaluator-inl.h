@@ -115,7 +115,7 @@ struct KlDivEvaluator : EvaluatorBase<KlDivFamily, kKind, false, true, Source, K
     const Fp64Rounding<Base> rounding{*this};
     const FloatType type = targets.value_type;
     constexpr bool kProduct = !kLogTargets && kKind == LossKind::kGradSelf;
-    const bool exact = kProduct && this->scale_is_power_of_two;
+    const bool exact = kProduct && this->scale_is_exact;
     auto estimate = Estimate<kStep>(in, O64::Set(this->scale64), exact);
     if (exact && rounding.NonZeroFinite(estimate.value)) {
       return rounding.template RoundExact<kStep>(estimate.value, type);

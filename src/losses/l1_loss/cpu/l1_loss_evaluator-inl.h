@@ -104,9 +104,8 @@ struct L1LossEvaluator
     using O64 = WideOps64<2 * kStep>;
     const Wide64<2 * kStep> wide = Widen(numerator);
     Wide64<2 * kStep> quotient =
-        this->scale_is_power_of_two
-            ? wide * O64::Set(this->scale64)
-            : wide / O64::Set(static_cast<double>(this->parameters.divisor));
+        this->scale_is_exact ? wide * O64::Set(this->scale64)
+                             : wide / O64::Set(static_cast<double>(this->parameters.divisor));
     if (targets.value_type != FloatType::kFloat32) {  // onto the 16-bit grid, then exact in fp32
       const Grid grid = GridOf(targets.value_type);
       quotient = O64::RoundToGrid(quotient, grid.precision, grid.min_exponent);

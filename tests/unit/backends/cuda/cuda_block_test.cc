@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "../../kernels/mean_gradient_boundaries.h"
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cuda/loss_kernels_cuda_block.h"
 #include "kernels/loss_problem.h"
@@ -380,6 +381,89 @@ std::vector<Case> KlDivCases() {
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, CudaStepsMatchCpu, ::testing::ValuesIn(AllCases()));
 INSTANTIATE_TEST_SUITE_P(KlDiv, CudaStepsMatchCpu, ::testing::ValuesIn(KlDivCases()));
+
+// A mean's gradients on and beside the midpoints of their output type
+// (tests/unit/kernels/mean_gradient_boundaries.h), divided by N = 3, 5, 7 and a large odd one, as
+// the CUDA kernels' steps compute them: bitwise the CPU backend's, and each the exact quotient
+// rounded once (the GMP oracle). Each family's gradients, and the with-logits fused pass (a mean's
+// loss, over as many elements as N, summed; its gradient stored).
+TEST(CudaStepsMatchCpuOnBoundaries, AMeansGradientIsTheQuotientRoundedOnce) {
+  const struct {
+    GradientForm form;
+    LossFamily family;
+    LossKind kind;
+    bool fused;
+  } routes[] = {
+      {GradientForm::kWithLogitsSelf, LossFamily::kBceWithLogits, LossKind::kGradSelf, false},
+      {GradientForm::kWithLogitsSelf, LossFamily::kBceWithLogits, LossKind::kLoss, true},
+      {GradientForm::kWithLogitsTarget, LossFamily::kBceWithLogits, LossKind::kGradTarget, false},
+      {GradientForm::kProbabilitySelf, LossFamily::kBinaryCrossEntropy, LossKind::kGradSelf,
+       false}};
+  int64_t checked = 0;
+  uint32_t seed = 200;
+  for (const auto& [form, family, kind, fused] : routes) {
+    for (const BoundarySpec& spec : BoundarySpecs(form)) {
+      if (fused && spec.grad_output) continue;  // a mean's loss: one gradOutput for all
+      const std::vector<BoundaryCase> cases = BoundaryCases(spec, 8, seed++);
+      if (cases.empty()) continue;
+      const auto count = static_cast<int64_t>(cases.size());
+      std::vector<float> columns[kOut];
+      for (const BoundaryCase& c : cases) {
+        const float values[kOut] = {c.in.x, c.in.t, c.in.w, c.in.p, c.in.g};
+        for (int which = kSelf; which < kOut; ++which) columns[which].push_back(values[which]);
+      }
+      std::vector<uint32_t> storage[kOut];
+      LossProblem problem;
+      problem.family = family;
+      problem.kind = kind;
+      problem.rank = 1;
+      problem.shape[0] = count;
+      problem.count = count;
+      if (fused) problem.segment = count;  // the loss's total
+      problem.parameters = DividedBy(spec.divisor);
+      for (int which = kSelf; which < kOut; ++which) {
+        const bool absent = which == kPosWeight || (which == kWeight && !spec.weighted) ||
+                            (which == kGradOutput && !spec.grad_output) ||
+                            (which == kTarget && kind == LossKind::kGradTarget);
+        if (absent) continue;
+        storage[which] = Storage(columns[which], spec.input);
+        problem.operands[which] = {which, spec.input, IntegerType::kNone, 0, {1}};
+      }
+      const int gradient = fused ? kGradSelfOut : kOut;
+      problem.operands[gradient] = {gradient, spec.output, IntegerType::kNone, 0, {1}};
+      if (fused) problem.operands[kOut] = {kOut, spec.output, IntegerType::kNone, 0, {}};
+      const size_t workspace_words = ReductionWorkspaceBytesFor(count) / sizeof(double);
+      std::vector<uint32_t> outs[2][2];  // CPU, CUDA: out, gradient
+      std::vector<double> partials[2];
+      LaunchContext launches[2];
+      for (int backend = 0; backend < 2; ++backend) {
+        outs[backend][0].assign(count, 0);
+        outs[backend][1].assign(count, 0);
+        partials[backend].assign(workspace_words, 0.0);
+        for (int which = kSelf; which < kOut; ++which) {
+          launches[backend].addresses[which] = storage[which].data();
+        }
+        launches[backend].addresses[kOut] = outs[backend][0].data();
+        launches[backend].addresses[kGradSelfOut] = outs[backend][1].data();
+        launches[backend].workspace = partials[backend].data();
+      }
+      ASSERT_EQ(kCpuLossKernels.run(problem, launches[0]), nullptr);
+      RunAsCuda(problem, launches[1]);
+      const std::vector<uint32_t>& cpu = outs[0][fused ? 1 : 0];
+      const std::vector<uint32_t>& device = outs[1][fused ? 1 : 0];
+      for (int64_t i = 0; i < count; ++i) {
+        const float got = LoadAs32(device.data(), spec.output, i);
+        ASSERT_EQ(BitCast<uint32_t>(got), BitCast<uint32_t>(LoadAs32(cpu.data(), spec.output, i)))
+            << "element " << i << " N " << spec.divisor;
+        const float expected = ExpectedGradient(form, cases[i].in, spec.divisor, spec.output);
+        ASSERT_EQ(BitCast<uint32_t>(got), BitCast<uint32_t>(expected))
+            << (cases[i].tie ? "tie" : "beside") << " " << i << " N " << spec.divisor;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 2000);
+}
 
 // An integer problem (L1Loss whose inputs promote to INT64): int64 self against a broadcast int32
 // target, wrapping differences and sums, stored as integers or rounded once to a floating out.

@@ -342,6 +342,41 @@ TEST(Rounding, TargetGradientNearItsZero) {
   ExpectEveryResultRounded(quality, "grad_target near its zero");
 }
 
+// A loss whose linear term lies on a midpoint and whose log term, of a tiny weight times
+// log1p(exp(-694)) ~ 2^-1001, is far below fp64's range: the log term's sign alone decides the
+// tie, so its double-double product must keep it (double_double.h: Mul). x = -694, t = 2,
+// p = 1/4: the linear term w p t |x| = 347 w, the log term -w/2 log1p(exp(-694)), below 2^-1074,
+// whose low part makes its one cross term -(-2^-1074). The weights put 347 w on a midpoint whose
+// even neighbour is above it; the loss lies just below it. The element and the tile on its best
+// SIMD target (whose open lanes take the element), each against binary128. (An fp16 result cannot
+// meet this: its midpoints, above 2^-25, would need a log term below 2^-1048 of a short linear
+// term.)
+TEST(Rounding, ATinyLogTermDecidesATieOfTheLinearTerm) {
+  const struct {
+    FloatType type;
+    float w;  // 347 w: a midpoint M 2^e with M = 3 mod 4 of the type's precision plus one
+  } cases[] = {{FloatType::kFloat32, 50001 * 0x1p-90f}, {FloatType::kBFloat16, 0x1p-80f}};
+  constexpr int64_t kCount = 64;  // whole SIMD steps
+  for (const auto& [type, w] : cases) {
+    const Input in{-694.0f, 2.0f, w, 0.25f, 1.0f};
+    const Exact exact = ExactLoss(in);
+    const auto expected = static_cast<float>(RoundedOnce(exact, type));
+    ASSERT_LT(expected, static_cast<double>(exact.hi)) << TypeName(type) << ": below the midpoint";
+    EXPECT_EQ(BceElement(LossKind::kLoss, {}, {in.x, in.t, in.w, in.p, in.g}, type), expected)
+        << TypeName(type);
+    std::vector<float> columns[kOut];
+    const float values[kOut] = {in.x, in.t, in.w, in.p, in.g};
+    TileInputs tile;
+    for (int which = 0; which < kOut; ++which) {
+      columns[which].assign(kCount, values[which]);
+      tile.operand[which] = {columns[which].data(), FloatType::kFloat32, false};
+    }
+    std::vector<uint16_t> out(2 * kCount);
+    EvaluateTile(LossKind::kLoss, {}, tile, kCount, {out.data(), type}, false);
+    EXPECT_EQ(Load(out, type, 0), expected) << TypeName(type) << " on " << EvaluateTileTarget();
+  }
+}
+
 // Where the self gradient is exactly 0 (x = 0 and t*(1+p) = 1: every lane of a zero-initialised
 // model's first step under label smoothing), the fp64 estimate must settle it: the double-double
 // path, lane by lane, is 400x slower (tile_bench zero_logits).
