@@ -21,6 +21,7 @@
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/binary_cross_entropy_family.h"
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
+#include "losses/mse_loss/mse_loss_family.h"
 
 namespace openaclnn {
 
@@ -33,6 +34,8 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
   switch (family) {
     case LossFamily::kBinaryCrossEntropy:
       return visit(BinaryCrossEntropyFamily{});
+    case LossFamily::kMseLoss:
+      return visit(MseLossFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
@@ -41,7 +44,7 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
 // The ops of every family (KernelOpBit), which a backend that runs every family through
 // WithFamily implements.
 inline constexpr uint64_t kEveryFamilyKernelOps =
-    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps;
+    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps | kMseLossKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

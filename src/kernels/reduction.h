@@ -101,9 +101,14 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
 struct PartialsTotal {
   math::exact::DD total;
   double bound = 0.0;
+  // The plain fp64 sum of the partials: where it is not finite, its class (+-inf from infinite
+  // terms, NaN from a NaN or from opposite infinities) is the result's; the double-double's own
+  // arithmetic would make an infinite term NaN (inf - inf inside TwoSum).
+  double plain = 0.0;
 
   OPENACLNN_HOST_DEVICE void Add(const Partial& partial) {
     total = math::exact::Add(total, math::exact::DD{partial.sum, 0.0});
+    plain += partial.sum;
     bound += partial.bound;
   }
 
@@ -116,11 +121,14 @@ struct PartialsTotal {
   // -+ bound (2^-52).
   OPENACLNN_HOST_DEVICE bool Settle(int64_t divisor, FloatType type, double term_error,
                                     double* value) const {
+    // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
+    if (!std::isfinite(plain)) {
+      *value = plain;
+      return true;
+    }
     math::exact::DD quotient = total;
     if (divisor != 1) quotient = math::exact::Div(total, CountAsDD(divisor));
     *value = quotient.hi + quotient.lo;
-    // An element whose input was not finite: the total's class (NaN, +-inf) is the result.
-    if (!std::isfinite(*value)) return true;
     if (std::isnan(bound)) return false;  // a finite total with a reference term: the exact pass
     const double scaled_bound = divisor != 1 ? bound / static_cast<double>(divisor) : bound;
     const double magnitude = std::fabs(*value);

@@ -30,7 +30,9 @@ constexpr bool FamilyIs(openaclnnOpFamily family, LossFamily loss) {
   return static_cast<int>(family) == static_cast<int>(loss);
 }
 static_assert(FamilyIs(OPENACLNN_FAMILY_BCE_WITH_LOGITS, LossFamily::kBceWithLogits) &&
-                  FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, LossFamily::kBinaryCrossEntropy),
+                  FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
+                           LossFamily::kBinaryCrossEntropy) &&
+                  FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss),
               "an op family is its LossFamily");
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
@@ -61,9 +63,15 @@ aclnnStatus HandOut(const char* api, std::vector<const aclTensor*> inputs,
   return Fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.", api);
 }
 
-constexpr const OpDescriptor* kOps[] = {
-    &kBceWithLogitsOp,        &kBceWithLogitsBackwardOp, &kBceWithLogitsTargetBackwardOp,
-    &kBceWithLogitsAndGradOp, &kBinaryCrossEntropyOp,    &kBinaryCrossEntropyBackwardOp};
+constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
+                                        &kBceWithLogitsBackwardOp,
+                                        &kBceWithLogitsTargetBackwardOp,
+                                        &kBceWithLogitsAndGradOp,
+                                        &kBinaryCrossEntropyOp,
+                                        &kBinaryCrossEntropyBackwardOp,
+                                        &kMseLossOp,
+                                        &kMseLossOutOp,
+                                        &kMseLossBackwardOp};
 
 }  // namespace
 

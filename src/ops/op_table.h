@@ -91,5 +91,8 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp;
 extern const OpDescriptor kBceWithLogitsAndGradOp;
 extern const OpDescriptor kBinaryCrossEntropyOp;
 extern const OpDescriptor kBinaryCrossEntropyBackwardOp;
+extern const OpDescriptor kMseLossOp;
+extern const OpDescriptor kMseLossOutOp;
+extern const OpDescriptor kMseLossBackwardOp;
 
 }  // namespace openaclnn

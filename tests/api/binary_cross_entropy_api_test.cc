@@ -59,22 +59,6 @@ aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, const De
   return status;
 }
 
-// An aclTensor of `format` over another tensor's device memory (the formats are tags: an ND
-// layout is read whatever they say).
-class FormattedTensor {
- public:
-  FormattedTensor(const Shape& shape, aclDataType dtype, aclFormat format, void* data)
-      : tensor_(aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(),
-                                shape.size(), data)) {}
-  ~FormattedTensor() { aclDestroyTensor(tensor_); }
-  FormattedTensor(const FormattedTensor&) = delete;
-  FormattedTensor& operator=(const FormattedTensor&) = delete;
-  aclTensor* get() const { return tensor_; }
-
- private:
-  aclTensor* tensor_;
-};
-
 // --- CANN's UT cases (25 TEST_F, 63 calls), by their intent ---
 
 TEST(BinaryCrossEntropyCann, NullSelfTargetOrOutIs161001) {

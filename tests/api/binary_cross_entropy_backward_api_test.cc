@@ -75,21 +75,6 @@ struct UsualTensors {
   DeviceTensor grad, self, target, weight, out;
 };
 
-// An aclTensor of `format` over a tensor's device memory.
-class FormattedTensor {
- public:
-  FormattedTensor(const Shape& shape, aclDataType dtype, aclFormat format, void* data)
-      : tensor_(aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(),
-                                shape.size(), data)) {}
-  ~FormattedTensor() { aclDestroyTensor(tensor_); }
-  FormattedTensor(const FormattedTensor&) = delete;
-  FormattedTensor& operator=(const FormattedTensor&) = delete;
-  aclTensor* get() const { return tensor_; }
-
- private:
-  aclTensor* tensor_;
-};
-
 // --- CANN's UT cases (22 TEST_F, 28 calls), by their intent ---
 
 // case_f16/f32_reduce_none/mean/sum[_no_weight]: 12 calls.

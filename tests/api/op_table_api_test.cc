@@ -26,7 +26,10 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnBinaryCrossEntropyWithLogitsTargetBackward",
                                           "aclnnBinaryCrossEntropyWithLogitsAndGrad",
                                           "aclnnBinaryCrossEntropy",
-                                          "aclnnBinaryCrossEntropyBackward"};
+                                          "aclnnBinaryCrossEntropyBackward",
+                                          "aclnnMseLoss",
+                                          "aclnnMseLossOut",
+                                          "aclnnMseLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -56,7 +59,9 @@ TEST(OpTable, OperandsAreInputsThenOutputsWithDistinctRoles) {
       seen_output |= operand.output != 0;
       if (operand.output) {
         EXPECT_FALSE(operand.optional) << operand.name;
-        EXPECT_LT(operand.shapeOf, OPENACLNN_ROLE_OUT) << operand.name;
+        EXPECT_TRUE(operand.shapeOf < OPENACLNN_ROLE_OUT ||
+                    operand.shapeOf == OPENACLNN_SHAPE_OF_INPUTS)
+            << operand.name;
       }
     }
     EXPECT_TRUE(roles.count(OPENACLNN_ROLE_SELF) && roles.count(OPENACLNN_ROLE_OUT));
@@ -74,7 +79,10 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnBinaryCrossEntropyWithLogits", OPENACLNN_FAMILY_BCE_WITH_LOGITS, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropy", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, OPENACLNN_OP_LOSS},
       {"aclnnBinaryCrossEntropyBackward", OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY,
-       OPENACLNN_OP_GRAD_SELF}};
+       OPENACLNN_OP_GRAD_SELF},
+      {"aclnnMseLoss", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnMseLossOut", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnMseLossBackward", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -91,6 +99,17 @@ TEST(OpTable, NamesEachOpsFamily) {
   ASSERT_EQ(backward->operandCount, 5u);
   EXPECT_STREQ(backward->operands[3].name, "weightOptional");
   EXPECT_FALSE(backward->operands[4].reduced);
+  // The MSE ops' outputs have the broadcast shape of their inputs; MseLossOut's loses its first
+  // dimension under a reduction.
+  for (const char* api : {"aclnnMseLoss", "aclnnMseLossOut", "aclnnMseLossBackward"}) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+    const openaclnnOperand& out = op->operands[op->operandCount - 1];
+    EXPECT_STREQ(out.name, "out") << api;
+    EXPECT_EQ(out.shapeOf, OPENACLNN_SHAPE_OF_INPUTS) << api;
+  }
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLoss")->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLossOut")->operands[2].reduced, OPENACLNN_REDUCED_FIRST_DIM);
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLossBackward")->operands[3].reduced, OPENACLNN_REDUCED_NEVER);
 }
 
 TEST(OpTable, NullOperandsAreRejectedWithAMessage) {

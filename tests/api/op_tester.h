@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -128,8 +130,8 @@ class DeviceTensor {
         std::memcpy(host + 8 * i, &wide, 8);
         break;
       }
-      default:
-        std::memcpy(host + 4 * i, &value, 4);
+      default:  // fp32; other dtypes (integers, for the dtype checks) keep their zeros
+        if (aclDataTypeSize(dtype_) == 4) std::memcpy(host + 4 * i, &value, 4);
     }
   }
   float Load(const unsigned char* host, size_t i) const {
@@ -147,8 +149,8 @@ class DeviceTensor {
         return static_cast<float>(wide);
       }
       default: {
-        float value;
-        std::memcpy(&value, host + 4 * i, 4);
+        float value = 0;
+        if (aclDataTypeSize(dtype_) == 4) std::memcpy(&value, host + 4 * i, 4);
         return value;
       }
     }
@@ -158,6 +160,23 @@ class DeviceTensor {
   size_t bytes_ = 0;
   void* device_ = nullptr;
   aclTensor* tensor_ = nullptr;
+};
+
+// An aclTensor of `format` over another tensor's device memory (the formats are tags: an ND
+// layout is read whatever they say).
+class FormattedTensor {
+ public:
+  FormattedTensor(const std::vector<int64_t>& shape, aclDataType dtype, aclFormat format,
+                  void* data)
+      : tensor_(aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(),
+                                shape.size(), data)) {}
+  ~FormattedTensor() { aclDestroyTensor(tensor_); }
+  FormattedTensor(const FormattedTensor&) = delete;
+  FormattedTensor& operator=(const FormattedTensor&) = delete;
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  aclTensor* tensor_;
 };
 
 // A device and stream for the whole test program.
@@ -263,6 +282,103 @@ inline ::testing::AssertionResult CorrectlyRounded(double got, long double exact
   return std::fabs(exact - got) <= allowed * (1 + std::ldexp(1.0L, -40))
              ? ::testing::AssertionSuccess()
              : failure();
+}
+
+// Binary128 for exact references: the rational formulas' values on fp32 inputs (differences,
+// products, sums of a few thousand terms) exactly or within 2^-100 of themselves. Its + - * / need
+// only the compiler's runtime (libgcc's soft-float on x86-64; long double is binary128 elsewhere).
+#if defined(__x86_64__)
+using Binary128 = __float128;
+#else
+static_assert(std::numeric_limits<long double>::digits == 113, "the reference needs binary128");
+using Binary128 = long double;
+#endif
+
+// `exact` rounded once to nearest, ties to even, onto `dtype`'s grid (fp32, fp16, bf16: subnormals
+// included, +-inf beyond the largest finite value's half ulp), as a float that holds it exactly;
+// a zero keeps `exact`'s sign. Finite `exact`, within double's range.
+inline float RoundedTo(Binary128 exact, aclDataType dtype) {
+  const int precision = dtype == ACL_FLOAT ? 24 : dtype == ACL_FLOAT16 ? 11 : 8;
+  const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
+  const int max_exponent = dtype == ACL_FLOAT16 ? 15 : 127;
+  const bool negative = exact < 0;
+  const Binary128 magnitude = negative ? -exact : exact;
+  // At most half the least subnormal (a tie with zero, which is even): a zero of exact's sign.
+  if (magnitude <= static_cast<Binary128>(std::ldexp(1.0, min_exponent - precision))) {
+    return negative ? -0.0f : 0.0f;
+  }
+  int exponent = std::ilogb(static_cast<double>(magnitude));  // may be one too high: corrected
+  if (magnitude < static_cast<Binary128>(std::ldexp(1.0, exponent))) --exponent;
+  const int quantum = std::max(exponent, min_exponent) - (precision - 1);  // the ulp's exponent
+  const Binary128 units = magnitude / static_cast<Binary128>(std::ldexp(1.0, quantum));  // exact
+  auto whole = static_cast<int64_t>(units);
+  const Binary128 fraction = units - static_cast<Binary128>(whole);
+  if (fraction > Binary128(0.5) || (fraction == Binary128(0.5) && whole % 2 != 0)) ++whole;
+  const double rounded = std::ldexp(static_cast<double>(whole), quantum);
+  const double value = rounded >= std::ldexp(1.0, max_exponent + 1)
+                           ? std::numeric_limits<double>::infinity()
+                           : rounded;
+  return static_cast<float>(negative ? -value : value);
+}
+
+// Equal values (a NaN equal to any NaN; a zero equal to either zero), for EXPECT_PRED2.
+inline bool SameValue(float got, float expected) {
+  return (std::isnan(got) && std::isnan(expected)) || got == expected;
+}
+
+// Sets OPENACLNN_SOC_VERSION (the SoC profile, read at every check) for the scope, restoring the
+// previous value after: a test of the dtype lists of a SoC without bf16, e.g. "Ascend910A".
+class ScopedSocVersion {
+ public:
+  explicit ScopedSocVersion(const char* soc) {
+    const char* previous = std::getenv("OPENACLNN_SOC_VERSION");
+    had_previous_ = previous != nullptr;
+    if (had_previous_) previous_ = previous;
+    setenv("OPENACLNN_SOC_VERSION", soc, 1);
+  }
+  ~ScopedSocVersion() {
+    if (had_previous_) {
+      setenv("OPENACLNN_SOC_VERSION", previous_.c_str(), 1);
+    } else {
+      unsetenv("OPENACLNN_SOC_VERSION");
+    }
+  }
+  ScopedSocVersion(const ScopedSocVersion&) = delete;
+  ScopedSocVersion& operator=(const ScopedSocVersion&) = delete;
+
+ private:
+  bool had_previous_ = false;
+  std::string previous_;
+};
+
+// Both phases of an op and a sync, as a CANN sample runs them: `phase1(&workspace_size,
+// &executor)` (the op's GetWorkspaceSize with its arguments bound), then `phase2` (the op's named
+// phase 2) on the test stream with a workspace of the size asked for. Returns the first failing
+// status.
+template <class Phase1>
+aclnnStatus RunPhases(Phase1&& phase1,
+                      aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  if (const aclnnStatus status = phase1(&workspace_size, &executor)) return status;
+  void* workspace = nullptr;
+  if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+  const aclnnStatus status = phase2(workspace, workspace_size, executor, AclEnvironment::stream);
+  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
+// Phase 1 alone; a successful executor is destroyed. *workspace_size (when given) is what it
+// reported.
+template <class Phase1>
+aclnnStatus PlanOnly(Phase1&& phase1, uint64_t* workspace_size = nullptr) {
+  uint64_t size = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = phase1(&size, &executor);
+  if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+  if (workspace_size != nullptr) *workspace_size = size;
+  return status;
 }
 
 }  // namespace openaclnn::testing
