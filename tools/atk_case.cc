@@ -12,9 +12,11 @@
 namespace openaclnn::tools {
 namespace {
 
-// Bounds on what a case may ask for, so a hostile file gets an error, not an allocation that
-// brings the machine down: 2^31 elements (8 GiB of fp32) per tensor.
-constexpr int64_t kMaxElements = int64_t{1} << 31;
+// Bounds on what a case may ask for, so that a hostile file gets an error and element counts stay
+// far from int64's overflow: 2^50 elements per tensor. Nothing that large is allocated: a case
+// needing more memory than the machine has is skipped (atk_memory.h), as CANN's largest, 3.5e9
+// elements, is on most machines.
+constexpr int64_t kMaxElements = int64_t{1} << 50;
 
 AtkDtype ParseDtype(const std::string& name) {
   if (name == "fp32" || name == "float32") return AtkDtype::kFloat32;

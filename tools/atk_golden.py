@@ -283,12 +283,19 @@ class Elementwise:
 
         if kind == "loss":
             return forward(x, t)
+        # The gradient of sum(g * loss) over the unreduced loss, divided as the reduction divides:
+        # autograd's gradient of the reduced loss where g is one element, and what CANN's
+        # executors compute where g is full-shaped (MseLossBackward's mean cases).
         x = x.detach().clone().requires_grad_(kind == "grad_self")
         t = t.detach().clone().requires_grad_(kind == "grad_target")
-        loss = forward(x, t)
+        loss = self.formulas.torch_loss(x, t, "none", a)
         g = tensors["grad_output"].to(loss.dtype)
-        g = g.reshape(loss.shape) if g.numel() == loss.numel() else g.expand(loss.shape)
-        return torch.autograd.grad(loss, x if kind == "grad_self" else t, g)[0]
+        shape = torch.broadcast_shapes(loss.shape, g.shape)
+        grad = torch.autograd.grad(loss.expand(shape), x if kind == "grad_self" else t,
+                                   g.expand(shape))[0]
+        if reduction == 1:
+            return grad / loss.numel()
+        return grad / batch_size(x) if reduction == 3 else grad
 
 
 # Per API (the manifest's "api"): how its golden and PyTorch's own result are computed.
