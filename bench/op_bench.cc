@@ -122,6 +122,13 @@ class Operands {
     Keep(role,
          aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, Data(1, type, value, value)));
   }
+  // A 0-D tensor holding `value`: a reduced loss, which some ops (aclnnMseLoss, aclnnL1Loss,
+  // aclnnSoftMarginLoss) take only as 0-D, as CANN's do.
+  void Scalar(openaclnnOperandRole role, aclDataType type, float value) {
+    const int64_t one[] = {1};
+    Keep(role, aclCreateTensor(nullptr, 0, type, nullptr, 0, ACL_FORMAT_ND, one, 1,
+                               Data(1, type, value, value)));
+  }
 
   Roles roles{};
 
@@ -220,7 +227,7 @@ constexpr OpRow kOps[] = {
 // One op of the table on [N/100, 100] operands: its gradOutput, if it has one, full for
 // reduction none and one element otherwise (as after a mean loss); per-class adds a [100] weight
 // of the row's role (the with-logits ops' pos_weight, the binary cross entropy's weight), full a
-// full weight; a reduced output is one element, or [100] where the op reduces dimension 0 only
+// full weight; a reduced output is 0-D, or [100] where the op reduces dimension 0 only
 // (aclnnMseLossOut). Attributes: the ops' defaults.
 void BM_Op(benchmark::State& state, const OpRow* row, const openaclnnOpDescriptor* op,
            aclDataType type, int64_t reduction, Weights weights, Layout layout) {
@@ -244,7 +251,7 @@ void BM_Op(benchmark::State& state, const OpRow* row, const openaclnnOpDescripto
                op->operands[i].reduced == OPENACLNN_REDUCED_FIRST_DIM) {
       operands.PerClass(role, type, 0.0f, 0.0f);
     } else if (op->operands[i].output) {
-      one ? operands.One(role, type, 0.0f) : operands.Full(role, count, type, out_layout, 0, 0);
+      one ? operands.Scalar(role, type, 0.0f) : operands.Full(role, count, type, out_layout, 0, 0);
     }
   }
   const std::vector<const aclTensor*> in_order = InApiOrder(*op, operands.roles);
