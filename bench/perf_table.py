@@ -3,15 +3,21 @@
 
 Usage: /usr/bin/python3 bench/perf_table.py BUILD_DIR [--threads 2[,1...]] [--repetitions 3]
                                             [--cases REGEX] [--markdown OUT.md] [--plot OUT.png]
-Runs BUILD_DIR/bench/bce_bench (its cases are the table's: every name reads
-op/layout/dtype/reduction/weights/N) with OPENACLNN_NUM_THREADS set, times PyTorch's
-binary_cross_entropy_with_logits, or binary_cross_entropy for aclnnBinaryCrossEntropy's cases (or
-autograd's backward alone) on the same problems with the same thread count, and divides each rate by the limit of that case's own memory traffic at the STREAM
-triad bandwidth that the same bce_bench run measured: every operand the op must read once, plus
-the output (STREAM's convention: no write-allocate traffic). Every rate is the best of
---repetitions runs: on a shared machine neighbours only ever slow a run down. About 5 minutes for
-one thread count on 2 cores. (To compare two builds on a busy machine, read bce_bench's own
-cpu_ns_per_elem counter instead: CPU time barely moves with the neighbours.)
+Runs BUILD_DIR/bench/op_bench (its cases are the table's: every name reads
+op/layout/dtype/reduction/weights/N) with OPENACLNN_NUM_THREADS set, times PyTorch's function of
+each op on the same problems with the same thread count (binary_cross_entropy_with_logits,
+binary_cross_entropy, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss, kl_div; a
+Backward against autograd's backward alone), and divides each rate by the limit of that case's
+own memory traffic at the STREAM triad bandwidth that the same op_bench run measured: every
+operand the op must read once, plus the output (STREAM's convention: no write-allocate traffic).
+Every rate is the best of --repetitions runs: on a shared machine neighbours only ever slow a run
+down. (To compare two builds on a busy machine, read op_bench's own cpu_ns_per_elem counter
+instead: CPU time barely moves with the neighbours.)
+
+A second op_bench run on one thread sets each rational loss (MSE, L1, smooth L1, Huber, and
+their gradients) at 1e4 and 1e5 elements, in cache, beside a plain fp32 kernel of the same formula
+compiled in the same build (op_bench's plain/... cases, bench/plain_fp32_kernels.h): the
+"correct rounding's cost" section, by CPU time.
 
 --plot draws the same run's figure (no second run): one panel per op and thread count, element
 rate against N on log-log axes for the contiguous fp32 cases without weights, reduction none and
@@ -22,11 +28,12 @@ The table's first line states the run: machine (CPU model), the SIMD target the 
 to (BUILD_DIR/tools/openaclnn info), the commit the build was configured from (with "-dirty"
 where tracked files differ from it), the date (UTC), PyTorch's version and the triad bandwidth.
 """
-import argparse, json, os, subprocess, sys, time
+import argparse, json, os, subprocess, sys, time, warnings
 
 from run_stamp import cpu_model, source_commit, stamp
 
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
+# The binary cross entropies' ops and rows (op_bench's names).
 OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target",
             "fused": "loss + grad, one pass", "two_calls": "loss + grad, two calls",
             "binary_cross_entropy": "BCE (probabilities) loss",
@@ -35,18 +42,75 @@ OP_TITLE = {"bce": "loss", "grad_self": "grad self", "grad_target": "grad target
 PROBABILITY_OPS = {"binary_cross_entropy": "bce", "binary_cross_entropy_backward": "grad_self"}
 
 
+class Elementwise:
+    """An element-wise loss op of op_bench: what it computes ("loss", "grad_self",
+    "grad_target"), PyTorch's function of its family f(x, t, reduction) and the ranges op_bench
+    draws self and target from."""
+
+    def __init__(self, title, kind, function, self_range, target_range):
+        self.title, self.kind, self.function = title, kind, function
+        self.self_range, self.target_range = self_range, target_range
+
+
+def mse_loss_out(x, t, reduction):
+    """aclnnMseLossOut: the loss reduced over dimension 0 only (PyTorch has no such function)."""
+    loss = torch_module().nn.functional.mse_loss(x, t, reduction="none")
+    return loss if reduction == "none" else loss.mean(0) if reduction == "mean" else loss.sum(0)
+
+
+def torch_module():
+    import torch
+    return torch
+
+
+def functional(name, **keywords):
+    """torch.nn.functional.<name>(x, t, reduction=..., **keywords), imported when called."""
+    return lambda x, t, reduction: getattr(torch_module().nn.functional, name)(
+        x, t, reduction=reduction, **keywords)
+
+
+# op_bench's ranges (bench/op_bench.cc, kOps): predictions against targets in [0, 1), logits
+# against labels in [-1, 1), log-probabilities against probabilities.
+PREDICTIONS, UNIT, LOGITS, LABELS = (-2, 2), (0, 1), (-8, 8), (-1, 1)
+LOG_PROBABILITIES, PROBABILITIES = (-8, 0), (0.0005, 1)
+ELEMENTWISE = {}
+for name, title, function, self_range, target_range in [
+        ("mse_loss", "MSE", functional("mse_loss"), PREDICTIONS, UNIT),
+        ("l1_loss", "L1", functional("l1_loss"), PREDICTIONS, UNIT),
+        ("smooth_l1_loss", "smooth L1", functional("smooth_l1_loss"), PREDICTIONS, UNIT),
+        ("huber_loss", "Huber", functional("huber_loss"), PREDICTIONS, UNIT),
+        ("soft_margin_loss", "soft margin", functional("soft_margin_loss"), LOGITS, LABELS),
+        ("kl_div", "KL div", functional("kl_div"), LOG_PROBABILITIES, PROBABILITIES)]:
+    ELEMENTWISE[name] = Elementwise(title + " loss", "loss", function, self_range, target_range)
+    backward = name + "_backward"
+    ELEMENTWISE[backward] = Elementwise(title + " grad self", "grad_self", function, self_range,
+                                        target_range)
+ELEMENTWISE["mse_loss_out"] = Elementwise("MSE loss over dim 0 (MseLossOut)", "loss",
+                                          mse_loss_out, PREDICTIONS, UNIT)
+ELEMENTWISE["kl_div_target_backward"] = Elementwise(
+    "KL div grad target", "grad_target", functional("kl_div"), LOG_PROBABILITIES, PROBABILITIES)
+OP_TITLE.update({name: op.title for name, op in ELEMENTWISE.items()})
+# The rational losses, whose rate per core in cache is set beside a plain fp32 kernel's.
+RATIONAL = ["mse_loss", "mse_loss_backward", "l1_loss", "l1_loss_backward", "smooth_l1_loss",
+            "smooth_l1_loss_backward", "huber_loss", "huber_loss_backward"]
+IN_CACHE = [10000, 100000]
+
+
 def rate(benchmark):
     """What a benchmark reports per second: elements, or bytes for the triad probe."""
     return benchmark.get("items_per_second") or benchmark.get("bytes_per_second", 0)
 
 
-def run_bench(build, threads, repetitions, cases):
+def run_bench(build, threads, repetitions, cases, plain=False):
     """{name: (best wall-clock rate, best CPU-time rate)}, per second: elements, or bytes for the
     triad probe. The CPU-time rate is the work of `threads` threads per CPU second of the process
     (all its threads), which the neighbours on a shared machine barely change."""
     env = dict(os.environ, OPENACLNN_NUM_THREADS=str(threads))
-    cmd = [os.path.join(build, "bench", "bce_bench"), "--benchmark_format=json",
-           "--benchmark_filter=stream|" + cases,
+    # The table's run: the triad and the cases (the plain kernels, matched too, go unread: the
+    # filter is a POSIX regular expression, without a negation); or (plain) only `cases`.
+    selected = cases if plain else "stream|" + cases
+    cmd = [os.path.join(build, "bench", "op_bench"), "--benchmark_format=json",
+           "--benchmark_filter=" + selected,
            "--benchmark_min_time=0.05", "--benchmark_repetitions=%d" % repetitions]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     results = {}
@@ -55,7 +119,7 @@ def run_bench(build, threads, repetitions, cases):
             continue
         name = b["name"]
         case = parse(name)
-        used = threads_used(case, threads) if case else threads
+        used = threads_used(case, threads) if case and not case["plain"] else 1 if case else threads
         cpu = used / (b.get("cpu_ns_per_elem") or b["cpu_ns_per_byte"]) * 1e9
         wall, best_cpu = results.get(name, (0.0, 0.0))
         results[name] = (max(wall, rate(b)), max(best_cpu, cpu))
@@ -69,24 +133,32 @@ def threads_used(case, threads):
 
 
 def parse(name):
-    """op/layout/dtype/reduction/weights/N/real_time -> a dict, or None for the triad probe."""
+    """[plain/]op/layout/dtype/reduction/weights/N/real_time -> a dict, or None for the triad
+    probe."""
     parts = name.split("/")
     if parts[0] == "stream":
         return None
-    if parts[0] == "loss_and_grad":  # loss_and_grad/{fused,two_calls}/layout/...
+    plain = parts[0] == "plain"
+    if parts[0] in ("loss_and_grad", "plain"):  # loss_and_grad/{fused,two_calls}/layout/...
         parts = parts[1:]
     op, layout, dtype, reduction, weights, n = parts[:6]
-    return dict(op=op, layout=layout, dtype=dtype, reduction=reduction, weights=weights, n=int(n))
+    return dict(op=op, layout=layout, dtype=dtype, reduction=reduction, weights=weights, n=int(n),
+                plain=plain)
 
 
 def bytes_per_element(case):
-    """The traffic the op cannot avoid: self; target (not for the target gradient, which does not
-    depend on it); a full weight; a full gradOutput (none); the output (none, and gradients). The
-    loss and gradient together (one pass, or two calls) read self, target and weight once and
-    write the gradient and, for none, the loss: its gradOutput is all ones (a null pointer)."""
+    """The traffic the op cannot avoid: self; target (not for the with-logits target gradient,
+    which does not depend on it); a full weight; a full gradOutput (none); the output (none, and
+    gradients; a loss reduced over dimension 0 writes a row, nothing per element). The loss and
+    gradient together (one pass, or two calls) read self, target and weight once and write the
+    gradient and, for none, the loss: its gradOutput is all ones (a null pointer)."""
     if case["op"] in ("fused", "two_calls"):
         return ELEM[case["dtype"]] * (2 + (case["weights"] == "full") + 1 +
                                       (case["reduction"] == "none"))
+    if case["op"] in ELEMENTWISE:
+        gradient = ELEMENTWISE[case["op"]].kind != "loss"
+        reads = 2 + (gradient and case["reduction"] == "none")
+        return ELEM[case["dtype"]] * (reads + (gradient or case["reduction"] == "none"))
     op = PROBABILITY_OPS.get(case["op"], case["op"])
     reads = 1 + (op != "grad_target") + (case["weights"] == "full")
     reads += op != "bce" and case["reduction"] == "none"
@@ -94,12 +166,53 @@ def bytes_per_element(case):
     return ELEM[case["dtype"]] * (reads + writes)
 
 
+def time_call(call, n, case, threads, repetitions):
+    """(wall-clock, CPU-time) rates of `call` over n elements, best of `repetitions`."""
+    best, best_cpu = 0.0, 0.0
+    for _ in range(repetitions):
+        reps, elapsed = 1, 0.0
+        while elapsed < 0.05:
+            start, cpu_start = time.perf_counter(), time.process_time()
+            for _ in range(reps):
+                call()
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            reps *= 2
+        best = max(best, (reps // 2) * n / elapsed / 1e9)
+        best_cpu = max(best_cpu, threads_used(case, threads) * (reps // 2) * n / cpu / 1e9)
+    return best, best_cpu
+
+
+def elementwise_call(torch, case, op):
+    """PyTorch's call for an element-wise op's case on [N/100, 100] inputs of op_bench's ranges:
+    the loss, or autograd's gradient alone (the forward outside the timing)."""
+    tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
+    shape = (case["n"] // 100, 100)
+    (x_low, x_high), (t_low, t_high) = op.self_range, op.target_range
+    x = (torch.rand(shape) * (x_high - x_low) + x_low).to(tdt)
+    t = (torch.rand(shape) * (t_high - t_low) + t_low).to(tdt)
+    if op.kind == "loss":
+        return lambda: op.function(x, t, case["reduction"])
+    wrt = x if op.kind == "grad_self" else t
+    wrt.requires_grad_(True)
+    loss = op.function(x, t, case["reduction"])
+    g = torch.rand(loss.shape, dtype=tdt) + 0.5
+    return lambda: torch.autograd.grad(loss, wrt, g, retain_graph=True)
+
+
 def torch_rate(torch, case, threads, repetitions):
     """PyTorch's (wall-clock, CPU-time) rates for the forward, or for autograd's backward alone
     (the forward it needs runs once, outside the timing); None where PyTorch cannot run the case
-    (fp16 on the CPU). The binary cross entropy's cases take probabilities in (0, 1) and
-    binary_cross_entropy, whose per-class weight is a [100] weight."""
+    (fp16 on the CPU). The element-wise losses take their family's torch.nn.functional function;
+    the binary cross entropy's cases take probabilities in (0, 1) and binary_cross_entropy, whose
+    per-class weight is a [100] weight."""
     torch.set_num_threads(threads)
+    if case["op"] in ELEMENTWISE:
+        try:
+            call = elementwise_call(torch, case, ELEMENTWISE[case["op"]])
+            call()
+        except RuntimeError:
+            return None
+        return time_call(call, case["n"], case, threads, repetitions)
     tdt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
     n, rows = case["n"], case["n"] // 100
     transposed = case["layout"] != "contiguous"
@@ -135,18 +248,7 @@ def torch_rate(torch, case, threads, repetitions):
         call()
     except RuntimeError:
         return None
-    best, best_cpu = 0.0, 0.0
-    for _ in range(repetitions):
-        reps, elapsed = 1, 0.0
-        while elapsed < 0.05:
-            start, cpu_start = time.perf_counter(), time.process_time()
-            for _ in range(reps):
-                call()
-            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-            reps *= 2
-        best = max(best, (reps // 2) * n / elapsed / 1e9)
-        best_cpu = max(best_cpu, threads_used(case, threads) * (reps // 2) * n / cpu / 1e9)
-    return best, best_cpu
+    return time_call(call, n, case, threads, repetitions)
 
 
 def simd_target(build):
@@ -241,7 +343,7 @@ def load_pyplot():
 PLOT_REDUCTIONS = [("none", "-"), ("mean", "--")]
 PLOT_SERIES = [("OpenACLNN", "tab:blue", "o"), ("PyTorch", "tab:orange", "s"),
                ("bandwidth limit: triad GB/s / the case's bytes per element", "dimgray", None)]
-PLOT_COLUMNS = 3
+PLOT_COLUMNS = 4
 
 
 def plot(pyplot, rows, bandwidths, machine, torch_version, path):
@@ -329,6 +431,52 @@ def plot(pyplot, rows, bandwidths, machine, torch_version, path):
     print("wrote %s" % path, file=sys.stderr)
 
 
+def elementwise_summaries(rows):
+    """Issue 37's figures from the table: per element-wise op and reduction, its rate against
+    PyTorch's over the sizes run (CPU time; the least, where it must be above 1) and its fraction
+    of the traffic limit at the largest size (wall clock)."""
+    lines, ops = [], {}
+    for case, threads, ours, limit, theirs in rows:
+        if case["op"] in ELEMENTWISE and case["dtype"] == "fp32" and case["layout"] == "contiguous":
+            ops.setdefault((case["op"], case["reduction"], threads), []).append(
+                (case["n"], ours, limit, theirs))
+    for (op, reduction, threads), points in sorted(ops.items()):
+        points.sort(key=lambda point: point[0])
+        ratios = ["%s %.1fx" % (short(n), ours[1] / theirs[1]) for n, ours, _, theirs in points
+                  if theirs]
+        n, ours, limit, _ = points[-1]
+        lines.append("- %s %s, %d threads: vs PyTorch (CPU time) %s; at %s %.2f of the traffic "
+                     "limit" % (OP_TITLE[op], reduction, threads, ", ".join(ratios) or "n/a",
+                                short(n), ours[0] / limit[0]))
+    return lines
+
+
+def in_cache_section(build, repetitions):
+    """Correct rounding's cost per core in cache: each rational loss (one thread, 1e4 and 1e5
+    elements) against the plain fp32 kernel of its formula, by CPU time (and wall clock)."""
+    cases = "^plain/|^(%s)/contiguous/fp32/(none|mean)/noweight/(%s)/" % (
+        "|".join(RATIONAL), "|".join(str(n) for n in IN_CACHE))
+    results = run_bench(build, 1, repetitions, cases, plain=True)
+    plain, ours = {}, {}
+    for name, result in results.items():
+        case = parse(name)
+        key = (case["op"], case["reduction"], case["n"])
+        (plain if case["plain"] else ours)[key] = result
+    lines = ["| op | reduction | N | OpenACLNN Gelem/s (CPU time) | plain fp32 Gelem/s | ratio "
+             "(CPU time) | ratio (wall clock) |", "|" + "---|" * 7]
+    for key in sorted(plain):
+        if key in ours:
+            op, reduction, n = key
+            lines.append("| %s | %s | %s | %.3f | %.3f | %.2f | %.2f |" % (
+                OP_TITLE[op], reduction, short(n), ours[key][1] / 1e9, plain[key][1] / 1e9,
+                ours[key][1] / plain[key][1], ours[key][0] / plain[key][0]))
+    if len(lines) == 2:
+        return []
+    return ["Correct rounding's cost per core in cache: each rational loss on one thread against a "
+            "plain fp32 kernel of its formula (fp32 lanes, rounded at every step; Highway, "
+            "run-time dispatch, this build), op_bench's plain/... cases:", ""] + lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build")
@@ -341,10 +489,12 @@ def main():
     args = parser.parse_args()
     pyplot = load_pyplot() if args.plot else None
     import torch
+    # PyTorch's advice on kl_div's 'mean': the table times what the API computes.
+    warnings.filterwarnings("ignore", category=UserWarning)
     simd, commit = simd_target(args.build), source_commit(source_root(args.build))
     rows, bandwidths, triads = [], {}, []
     for threads in [int(t) for t in args.threads.split(",")]:
-        print("threads=%d: running bce_bench ..." % threads, file=sys.stderr, flush=True)
+        print("threads=%d: running op_bench ..." % threads, file=sys.stderr, flush=True)
         results = run_bench(args.build, threads, args.repetitions, args.cases)
         bandwidth = results["stream/triad/20000000/%d/repeats:5/real_time" % threads]
         bandwidths[threads] = bandwidth[0]
@@ -353,13 +503,17 @@ def main():
         print(triads[-1] + "; timing PyTorch ...", file=sys.stderr, flush=True)
         for name, result in results.items():
             case = parse(name)
-            if case is None:
+            if case is None or case["plain"]:
                 continue
             limit = [b / bytes_per_element(case) / 1e9 for b in bandwidth]
             theirs = torch_rate(torch, case, threads, args.repetitions)
             rows.append((case, threads, [r / 1e9 for r in result], limit, theirs))
+    print("one thread, in cache: op_bench's rational losses and plain kernels ...",
+          file=sys.stderr, flush=True)
+    in_cache = in_cache_section(args.build, args.repetitions)
     header = "Run: " + stamp(simd, commit, "PyTorch %s" % torch.__version__, *triads)
-    text = "\n".join([header, ""] + table(rows) + [""] + summaries(rows)) + "\n"
+    text = "\n".join([header, ""] + table(rows) + [""] + summaries(rows) +
+                     elementwise_summaries(rows) + ([""] + in_cache if in_cache else [])) + "\n"
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as out:

@@ -4,7 +4,10 @@
 - a training step, `loss = f(x, t); loss.backward()`, fp32, N = 1e6 and 1e7, 2 threads;
 - binary_cross_entropy (probabilities) against torch.nn.functional.binary_cross_entropy, fp32,
   N = 1e3, 1e5, 1e6 and 1e7, 2 threads: the mean loss, its backward alone through autograd, and
-  the training step.
+  the training step;
+- the same three rows for each element-wise loss the package has (mse_loss, l1_loss,
+  smooth_l1_loss, huber_loss, soft_margin_loss, kl_div) against torch.nn.functional's function
+  of that name; a function the package does not have yet is named as missing, not measured.
 
 Each figure is the best of several interleaved repetitions (neighbours on a shared machine only
 ever slow a run down). Prints a Markdown table for docs/performance.md.
@@ -13,6 +16,7 @@ ever slow a run down). Prints a Markdown table for docs/performance.md.
 """
 import os
 import timeit
+import warnings
 
 THREADS = 2
 os.environ["OPENACLNN_NUM_THREADS"] = str(THREADS)  # read when the library loads
@@ -72,16 +76,15 @@ def training_rows():
     return rows
 
 
-def probability_rows():
-    """binary_cross_entropy's forward (mean), backward alone (autograd, the forward outside the
-    timing) and training step, x in (0, 1)."""
+def rows_of(name, theirs_fn, ours_fn, draw):
+    """`name`'s forward (mean), backward alone (autograd, the forward outside the timing) and
+    training step at 1e3 to 1e7, inputs from draw(n, generator) -> (x, t)."""
     rows = []
     for n in (10**3, 10**5, 10**6, 10**7):
         gen = torch.Generator().manual_seed(2)
-        x = (torch.rand(n, generator=gen) * 0.999 + 0.0005).requires_grad_()
-        t = torch.rand(n, generator=gen)
+        x, t = draw(n, gen)
+        x.requires_grad_()
         number = max(1, 10**7 // n) if n > 10**3 else 2000
-        theirs_fn, ours_fn = F.binary_cross_entropy, openaclnn.binary_cross_entropy
         with torch.no_grad():
             forward = side_by_side(lambda: theirs_fn(x, t), lambda: ours_fn(x, t), number)
         theirs_loss, ours_loss = theirs_fn(x, t), ours_fn(x, t)
@@ -89,17 +92,47 @@ def probability_rows():
             lambda: torch.autograd.grad(theirs_loss, x, retain_graph=True),
             lambda: torch.autograd.grad(ours_loss, x, retain_graph=True), number)
         step = side_by_side(training_step(theirs_fn, x, t), training_step(ours_fn, x, t), number)
-        rows += [("binary_cross_entropy, mean loss, fp32", n, *forward),
-                 ("binary_cross_entropy, backward alone, fp32", n, *backward),
-                 ("binary_cross_entropy, training step, fp32", n, *step)]
+        rows += [(name + ", mean loss, fp32", n, *forward),
+                 (name + ", backward alone, fp32", n, *backward),
+                 (name + ", training step, fp32", n, *step)]
+    return rows
+
+
+def uniform(low, high):
+    return lambda n, gen: torch.rand(n, generator=gen) * (high - low) + low
+
+
+# Each loss the Python benchmark times, its inputs (x, t) as bench/op_bench.cc draws them:
+# probabilities in (0, 1) for binary_cross_entropy; predictions in [-2, 2) against targets in
+# [0, 1); logits against labels in [-1, 1); log-probabilities against probabilities.
+LOSSES = [
+    ("binary_cross_entropy",
+     lambda n, gen: (uniform(0.0005, 0.9995)(n, gen), torch.rand(n, generator=gen))),
+    ("mse_loss", lambda n, gen: (uniform(-2, 2)(n, gen), torch.rand(n, generator=gen))),
+    ("l1_loss", lambda n, gen: (uniform(-2, 2)(n, gen), torch.rand(n, generator=gen))),
+    ("smooth_l1_loss", lambda n, gen: (uniform(-2, 2)(n, gen), torch.rand(n, generator=gen))),
+    ("huber_loss", lambda n, gen: (uniform(-2, 2)(n, gen), torch.rand(n, generator=gen))),
+    ("soft_margin_loss", lambda n, gen: (uniform(-8, 8)(n, gen), uniform(-1, 1)(n, gen))),
+    ("kl_div", lambda n, gen: (uniform(-8, 0)(n, gen), uniform(0.0005, 1)(n, gen))),
+]
+
+
+def loss_rows():
+    """The rows of every loss of LOSSES the package has; the others named as missing (their
+    functions are written apart from this script, which times them once they exist)."""
+    rows = []
+    for name, draw in LOSSES:
+        if not hasattr(openaclnn, name):
+            print(f"openaclnn has no {name} yet: its rows are not measured")
+            continue
+        rows += rows_of(name, getattr(F, name), getattr(openaclnn, name), draw)
     return rows
 
 
 def main():
     torch.set_num_threads(THREADS)
-    rows = per_call_rows() + training_rows()
-    if hasattr(openaclnn, "binary_cross_entropy"):
-        rows += probability_rows()
+    warnings.filterwarnings("ignore", category=UserWarning)  # kl_div's advice on 'mean'
+    rows = per_call_rows() + training_rows() + loss_rows()
     print(f"openaclnn {openaclnn.__version__}, PyTorch {torch.__version__}, {THREADS} threads")
     print()
     print("| case | N | PyTorch | openaclnn | openaclnn / PyTorch time | speed-up |")

@@ -7,8 +7,8 @@ each build's rate as a fraction of the first build's.
       new=build-perf/bench/tile_bench [--rounds 3] [--min-time 0.3] [--inputs ramp,mixed]
 
 `--inputs` names tile_bench's input sets to run each case on (default `ramp`). With `--filter
-REGEX` the script compares any Google Benchmark binaries instead (bce_bench among them): every case
-whose name matches, by its CPU time per element where the binary reports it (bce_bench's
+REGEX` the script compares any Google Benchmark binaries instead (op_bench among them): every case
+whose name matches, by its CPU time per element where the binary reports it (op_bench's
 `cpu_ns_per_elem`, the CPU-time rule of docs/performance.md), else by its rate; the ratio is
 always the first build's time over each build's (above 1: faster).
 
@@ -17,7 +17,7 @@ no input-set suffix (its one input set is today's `ramp`) and called weight + po
 A case that a build does not name is skipped for that build with a note on stderr (its cells read
 -), and a case that no build names is left out of the table. The one-pass loss and gradient is
 not among the cases: no tile_bench has a kind for it (neither today's nor 7109602's, whose kernels
-had no such pass); bce_bench's loss_and_grad/fused cases time it as an op.
+had no such pass); op_bench's loss_and_grad/fused cases time it as an op.
 """
 import argparse
 import json

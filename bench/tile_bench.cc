@@ -1,7 +1,7 @@
 // The element kernel alone (EvaluateTile over one reduction block held in L1/L2), without the
 // op's phase 1, stream hand-off or memory traffic: the compute ceiling of the fused pass, for
 // comparing kernel changes. Also the scalar definition, for the SIMD speed-up.
-// Three input sets: `ramp` (x in [-8, 8), the values bce_bench uses: every lane on the common path)
+// Three input sets: `ramp` (x in [-8, 8), the values op_bench uses: every lane on the common path)
 // and `mixed` (fp32 only: issue 9's accuracy inputs, |x| log-uniform over [1e-6, 120], a third of
 // the targets hard labels, w in [0, 4], p in [0, 8]), so a kernel whose cost depends on the
 // inputs (a rare exact path, a range split) is timed on both; and `zero_logits` (fp32, x = 0,

@@ -48,9 +48,9 @@ OPENACLNN_NUM_THREADS=8 ctest --test-dir build-tsan --output-on-failure -j "$job
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DOPENACLNN_SANITIZE=fuzzer-no-link,address,undefined -DOPENACLNN_BUILD_FUZZER=ON \
   -DOPENACLNN_BUILD_TESTS=OFF -DOPENACLNN_BUILD_EXAMPLES=OFF
-cmake --build build-fuzz -j "$jobs" --target bce_api_fuzzer
+cmake --build build-fuzz -j "$jobs" --target api_fuzzer
 mkdir -p build-fuzz/corpus
-OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/bce_api_fuzzer -max_total_time=60 -timeout=30 \
+OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/api_fuzzer -max_total_time=60 -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 build-fuzz/corpus tests/fuzz/corpus
 
 # aarch64: cross-built with Debian's cross compiler (warnings are errors there too), then the

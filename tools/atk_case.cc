@@ -1,5 +1,10 @@
 #include "atk_case.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <stdexcept>
 
 #include "json_file.h"
@@ -7,14 +12,17 @@
 namespace openaclnn::tools {
 namespace {
 
-// Bounds on what a case may ask for, so a hostile file gets an error, not an allocation that
-// brings the machine down: 2^31 elements (8 GiB of fp32) per tensor.
-constexpr int64_t kMaxElements = int64_t{1} << 31;
+// Bounds on what a case may ask for, so that a hostile file gets an error and element counts stay
+// far from int64's overflow: 2^50 elements per tensor. Nothing that large is allocated: a case
+// needing more memory than the machine has is skipped (atk_memory.h), as CANN's largest, 3.5e9
+// elements, is on most machines.
+constexpr int64_t kMaxElements = int64_t{1} << 50;
 
 AtkDtype ParseDtype(const std::string& name) {
   if (name == "fp32" || name == "float32") return AtkDtype::kFloat32;
   if (name == "fp16" || name == "float16") return AtkDtype::kFloat16;
   if (name == "bf16" || name == "bfloat16") return AtkDtype::kBFloat16;
+  if (name == "int64") return AtkDtype::kInt64;
   throw std::runtime_error("unsupported dtype \"" + name + "\"");
 }
 
@@ -33,46 +41,215 @@ const openaclnnOpDescriptor* ParseOp(const std::string& aclnn_name) {
   return op;
 }
 
-AtkTensor ParseTensor(const Json& input) {
+// A name as the matching compares it: lower case, without underscores or an "optional" suffix,
+// so that ATK's log_target is the API's logTarget and weight its weightOptional.
+std::string Normalized(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  constexpr std::string_view kOptional = "optional";
+  if (out.size() > kOptional.size() && out.ends_with(kOptional)) {
+    out.resize(out.size() - kOptional.size());
+  }
+  return out;
+}
+
+// The names ATK files give a role where the API's name differs (normalized): PyTorch's for its
+// functions' parameters (KlDivBackward's files say input and grad_output), CANN's abbreviations.
+constexpr struct {
+  const char* name;
+  openaclnnOperandRole role;
+} kRoleAliases[] = {{"self", OPENACLNN_ROLE_SELF},
+                    {"input", OPENACLNN_ROLE_SELF},
+                    {"target", OPENACLNN_ROLE_TARGET},
+                    {"label", OPENACLNN_ROLE_TARGET},
+                    {"weight", OPENACLNN_ROLE_WEIGHT},
+                    {"posweight", OPENACLNN_ROLE_POS_WEIGHT},
+                    {"gradoutput", OPENACLNN_ROLE_GRAD_OUTPUT},
+                    {"gradout", OPENACLNN_ROLE_GRAD_OUTPUT}};
+
+// The op's input operand the file's tensor `name` is: the one of that name, else the one whose
+// role the name is an alias of.
+const openaclnnOperand& OperandNamed(const openaclnnOpDescriptor& op, const std::string& name) {
+  const std::string wanted = Normalized(name);
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (!op.operands[i].output && Normalized(op.operands[i].name) == wanted) return op.operands[i];
+  }
+  for (const auto& alias : kRoleAliases) {
+    if (wanted != alias.name) continue;
+    for (size_t i = 0; i < op.operandCount; ++i) {
+      if (!op.operands[i].output && op.operands[i].role == alias.role) return op.operands[i];
+    }
+  }
+  std::string inputs;
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (!op.operands[i].output)
+      inputs += std::string(inputs.empty() ? "" : ", ") + op.operands[i].name;
+  }
+  throw std::runtime_error("input \"" + name + "\" is no operand of " + op.api + " (" + inputs +
+                           ")");
+}
+
+// One value of "range_values": a number, or "inf", "-inf", "nan" or a number as text.
+double SpecialValue(const Json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    std::string text = value.get<std::string>();
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (text == "inf" || text == "+inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (text == "nan" || text == "-nan") return std::numeric_limits<double>::quiet_NaN();
+    size_t used = 0;
+    try {
+      const double number = std::stod(text, &used);
+      if (used == text.size()) return number;
+    } catch (const std::exception&) {
+    }
+  }
+  throw std::runtime_error("range_values holds " + value.dump(-1).substr(0, 40) +
+                           ", not a number, \"inf\", \"-inf\" or \"nan\"");
+}
+
+// A tensor's "range_values": [low, high] (two numbers) draws uniformly; any other list, a bare
+// number or a bare string gives each element one of its values (CANN's ["inf"], ["-inf",
+// "inf"], 0, "nan").
+AtkValues ParseValues(const Json& range, const AtkTensor& tensor) {
+  AtkValues values;
+  const auto integral = [&](double value) {
+    return std::isfinite(value) && value == std::floor(value) && std::fabs(value) <= 0x1p62;
+  };
+  if (range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number()) {
+    values.low = range[0].get<double>();
+    values.high = range[1].get<double>();
+    if (!(values.low <= values.high)) throw std::runtime_error("range_values' low is above high");
+    if (tensor.dtype == AtkDtype::kInt64 &&
+        (!std::isfinite(values.low) || !std::isfinite(values.high) ||
+         std::ceil(values.low) > std::floor(values.high) || std::fabs(values.low) > 0x1p62 ||
+         std::fabs(values.high) > 0x1p62)) {
+      throw std::runtime_error("range_values holds no int64 value");
+    }
+    return values;
+  }
+  values.kind = AtkValues::Kind::kChoice;
+  if (range.is_array()) {
+    for (const Json& value : range) values.choices.push_back(SpecialValue(value));
+  } else if (range.is_number() || range.is_string()) {
+    values.choices.push_back(SpecialValue(range));
+  }
+  if (values.choices.empty()) {
+    if (tensor.numel() == 0) return values;  // nothing to draw anyway
+    throw std::runtime_error("input \"" + tensor.file_name + "\" has no usable range_values");
+  }
+  if (tensor.dtype == AtkDtype::kInt64 &&
+      !std::all_of(values.choices.begin(), values.choices.end(), integral)) {
+    throw std::runtime_error("range_values of int64 input \"" + tensor.file_name +
+                             "\" holds a value that is no integer");
+  }
+  return values;
+}
+
+AtkTensor ParseTensor(const Json& input, const openaclnnOpDescriptor& op) {
   AtkTensor tensor;
-  tensor.name = StringOf(Member(input, "name"), "name");
+  tensor.file_name = StringOf(Member(input, "name"), "name");
+  const openaclnnOperand& operand = OperandNamed(op, tensor.file_name);
+  tensor.name = operand.name;
+  tensor.role = operand.role;
   tensor.dtype = ParseDtype(StringOf(Member(input, "dtype"), "dtype"));
   double elements = 1;  // in double, which a hostile shape cannot overflow
   for (const Json& dim : ArrayOf(Member(input, "shape"), "shape")) {
     tensor.shape.push_back(IntegerOf(dim, "a dimension"));
     if (tensor.shape.back() < 0) {
-      throw std::runtime_error("input \"" + tensor.name + "\" has a negative dimension");
+      throw std::runtime_error("input \"" + tensor.file_name + "\" has a negative dimension");
     }
     elements *= static_cast<double>(tensor.shape.back());
   }
   if (elements > static_cast<double>(kMaxElements)) {
-    throw std::runtime_error("input \"" + tensor.name + "\" has more than " +
+    throw std::runtime_error("input \"" + tensor.file_name + "\" has more than " +
                              std::to_string(kMaxElements) + " elements");
   }
-  // An empty tensor's range may be a bare number: there is nothing to draw anyway.
-  const Json& range = Member(input, "range_values");
-  if (range.is_array() && range.size() == 2) {
-    tensor.low = NumberOf(range[0], "range_values[0]");
-    tensor.high = NumberOf(range[1], "range_values[1]");
-  } else if (tensor.numel() != 0) {
-    throw std::runtime_error("input \"" + tensor.name + "\" has no [low, high] range");
-  }
+  tensor.values = ParseValues(Member(input, "range_values"), tensor);
   return tensor;
 }
 
-AtkCase ParseCase(const Json& entry) {
+// An attribute's "range_values": a number or a bool, or [low, high] to draw one from (an
+// integer for an integral attribute, such as reduction).
+double AttributeValue(const Json& value, bool integral, std::mt19937_64& engine,
+                      const std::string& name) {
+  if (value.is_boolean()) return value.get<bool>() ? 1.0 : 0.0;
+  if (value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()) {
+    const double low = value[0].get<double>(), high = value[1].get<double>();
+    if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high)) {
+      throw std::runtime_error("attribute \"" + name + "\" has no range [low, high]");
+    }
+    if (!integral) return std::uniform_real_distribution<double>(low, high)(engine);
+    const double first = std::ceil(low), last = std::floor(high);
+    if (first > last || std::fabs(first) > 0x1p62 || std::fabs(last) > 0x1p62) {
+      throw std::runtime_error("attribute \"" + name + "\" has no integer in its range");
+    }
+    return static_cast<double>(std::uniform_int_distribution<int64_t>(
+        static_cast<int64_t>(first), static_cast<int64_t>(last))(engine));
+  }
+  const double number = NumberOf(value, name.c_str());
+  if (integral && number != std::floor(number)) {
+    throw std::runtime_error("attribute \"" + name + "\" must be an integer");
+  }
+  return number;
+}
+
+// Sets attribute `name` of the case's op from the file's value.
+void SetAttribute(AtkCase* atk_case, const std::string& name, const Json& value,
+                  std::mt19937_64& engine) {
+  const openaclnnOpDescriptor& op = *atk_case->op;
+  for (size_t k = 0; k < op.attributeCount; ++k) {
+    if (Normalized(op.attributes[k].name) != Normalized(name)) continue;
+    const bool boolean = op.attributes[k].type == OPENACLNN_ATTRIBUTE_BOOL;
+    double number = AttributeValue(value, boolean, engine, name);
+    if (boolean && number != 0 && number != 1) {
+      throw std::runtime_error("attribute \"" + name + "\" must be true or false");
+    }
+    if (op.attributes[k].type == OPENACLNN_ATTRIBUTE_FLOAT) number = static_cast<float>(number);
+    atk_case->attributes[k] = number;
+    return;
+  }
+  throw std::runtime_error("attribute \"" + name + "\" is no attribute of " + op.api);
+}
+
+AtkCase ParseCase(const Json& entry, uint64_t seed) {
   AtkCase atk_case;
   atk_case.id = IntegerOf(Member(entry, "id"), "id");
   atk_case.op = ParseOp(StringOf(Member(entry, "aclnn_name"), "aclnn_name"));
+  const openaclnnOpDescriptor& op = *atk_case.op;
+  for (size_t k = 0; k < op.attributeCount; ++k) {
+    const openaclnnAttribute& attribute = op.attributes[k];
+    atk_case.attributes.push_back(attribute.type == OPENACLNN_ATTRIBUTE_FLOAT
+                                      ? static_cast<float>(attribute.defaultValue)
+                                      : attribute.defaultValue);
+  }
+  // Ranged attributes draw from their own stream of (seed, id): the tensors' draws stay those of
+  // a file without them.
+  std::seed_seq seeds{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                      static_cast<uint32_t>(atk_case.id), 1u};
+  std::mt19937_64 engine(seeds);
   for (const Json& input : ArrayOf(Member(entry, "inputs"), "inputs")) {
     const std::string& type = StringOf(Member(input, "type"), "type");
     const std::string& name = StringOf(Member(input, "name"), "name");
     if (type == "tensor") {
-      atk_case.inputs.push_back(ParseTensor(input));
+      atk_case.inputs.push_back(ParseTensor(input, op));
+      for (size_t i = 0; i + 1 < atk_case.inputs.size(); ++i) {
+        if (atk_case.inputs[i].name == atk_case.inputs.back().name) {
+          throw std::runtime_error("two inputs are " + atk_case.inputs[i].name);
+        }
+      }
     } else if (type == "attr" && name == "reduction") {
-      atk_case.reduction = IntegerOf(Member(input, "range_values"), "reduction");
+      const double reduction = AttributeValue(Member(input, "range_values"), true, engine, name);
+      if (std::fabs(reduction) > 0x1p62) throw std::runtime_error("reduction is too large");
+      atk_case.reduction = static_cast<int64_t>(reduction);
+    } else if (type == "attr") {
+      SetAttribute(&atk_case, name, Member(input, "range_values"), engine);
     } else {
-      throw std::runtime_error("unsupported input \"" + name + "\"");
+      throw std::runtime_error("unsupported input \"" + name + "\" of type \"" + type + "\"");
     }
   }
   // A negative case: the API must reject it with a message containing this text.
@@ -91,20 +268,37 @@ int64_t AtkTensor::numel() const {
   return count;
 }
 
-const AtkTensor* AtkCase::Find(const std::string& name) const {
+int64_t AtkCase::LargestCount() const {
+  int64_t largest = 0;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const AtkTensor& input : inputs) {
+    largest = std::max(largest, input.numel());
+    shapes.push_back(input.shape);
+  }
+  std::vector<int64_t> broadcast;
+  if (BroadcastShape(shapes, &broadcast)) {
+    // In double: each input is bounded, their broadcast shape is not.
+    double count = 1;
+    for (int64_t dim : broadcast) count *= static_cast<double>(dim);
+    largest = count > 0x1p62 ? int64_t{1} << 62 : std::max(largest, static_cast<int64_t>(count));
+  }
+  return largest;
+}
+
+const AtkTensor* AtkCase::Find(openaclnnOperandRole role) const {
   for (const AtkTensor& tensor : inputs) {
-    if (tensor.name == name) return &tensor;
+    if (tensor.role == role) return &tensor;
   }
   return nullptr;
 }
 
-std::vector<AtkCase> LoadAtkFile(const std::string& path) {
+std::vector<AtkCase> LoadAtkFile(const std::string& path, uint64_t seed) {
   const Json document = ParseJsonFile(path);
   std::vector<AtkCase> cases;
   try {
     for (const Json& entry : ArrayOf(document, "the file's top level")) {
       try {
-        cases.push_back(ParseCase(entry));
+        cases.push_back(ParseCase(entry, seed));
       } catch (const std::exception& error) {
         throw std::runtime_error("case " + std::to_string(cases.size()) + ": " + error.what());
       }
@@ -115,18 +309,74 @@ std::vector<AtkCase> LoadAtkFile(const std::string& path) {
   return cases;
 }
 
+std::string AbsentOp(const std::string& path) {
+  try {
+    std::string absent;
+    const Json document = ParseJsonFile(path);
+    for (const Json& entry : ArrayOf(document, "the file's top level")) {
+      const std::string api = "aclnn" + StringOf(Member(entry, "aclnn_name"), "aclnn_name");
+      if (openaclnnFindOp(api.c_str()) != nullptr || (!absent.empty() && api != absent)) {
+        return "";
+      }
+      absent = api;
+    }
+    return absent;
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out) {
+  size_t rank = 0;
+  for (const auto& shape : shapes) rank = std::max(rank, shape.size());
+  out->assign(rank, 1);
+  for (const auto& shape : shapes) {
+    for (size_t i = 0; i < shape.size(); ++i) {
+      int64_t& dim = (*out)[rank - shape.size() + i];
+      if (shape[i] == dim || shape[i] == 1) continue;
+      if (dim != 1) return false;
+      dim = shape[i];
+    }
+  }
+  return true;
+}
+
 const char* DtypeName(AtkDtype dtype) {
   switch (dtype) {
     case AtkDtype::kFloat16:
       return "fp16";
     case AtkDtype::kBFloat16:
       return "bf16";
+    case AtkDtype::kInt64:
+      return "int64";
     default:
       return "fp32";
   }
 }
 
-size_t DtypeSize(AtkDtype dtype) { return dtype == AtkDtype::kFloat32 ? 4 : 2; }
+size_t DtypeSize(AtkDtype dtype) {
+  switch (dtype) {
+    case AtkDtype::kFloat32:
+      return 4;
+    case AtkDtype::kInt64:
+      return 8;
+    default:
+      return 2;
+  }
+}
+
+AtkDtype PromotedDtype(const std::vector<AtkDtype>& dtypes) {
+  bool fp16 = false, bf16 = false, fp32 = false;
+  for (AtkDtype dtype : dtypes) {
+    fp16 |= dtype == AtkDtype::kFloat16;
+    bf16 |= dtype == AtkDtype::kBFloat16;
+    fp32 |= dtype == AtkDtype::kFloat32;
+  }
+  if (fp32 || (fp16 && bf16)) return AtkDtype::kFloat32;
+  if (fp16) return AtkDtype::kFloat16;
+  if (bf16) return AtkDtype::kBFloat16;
+  return dtypes.empty() ? AtkDtype::kFloat32 : AtkDtype::kInt64;
+}
 
 const openaclnnOpDescriptor& OpNamed(const char* api) {
   const openaclnnOpDescriptor* op = openaclnnFindOp(api);
@@ -142,6 +392,29 @@ const char* ReductionName(int64_t reduction) {
       return "mean";
     case 2:
       return "sum";
+    case 3:
+      return "batchmean";
+    default:
+      return "?";
+  }
+}
+
+const char* RoleName(openaclnnOperandRole role) {
+  switch (role) {
+    case OPENACLNN_ROLE_SELF:
+      return "self";
+    case OPENACLNN_ROLE_TARGET:
+      return "target";
+    case OPENACLNN_ROLE_WEIGHT:
+      return "weight";
+    case OPENACLNN_ROLE_POS_WEIGHT:
+      return "pos_weight";
+    case OPENACLNN_ROLE_GRAD_OUTPUT:
+      return "grad_output";
+    case OPENACLNN_ROLE_OUT:
+      return "out";
+    case OPENACLNN_ROLE_GRAD_SELF_OUT:
+      return "grad_self_out";
     default:
       return "?";
   }

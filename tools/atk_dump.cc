@@ -1,5 +1,7 @@
 #include "atk_dump.h"
 
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -22,27 +24,53 @@ std::string Quote(const std::string& text) {
   return out + "\"";
 }
 
-// The golden's (atk_golden.py's) names for the op's family and for what the op computes.
-const char* FamilyKey(const openaclnnOpDescriptor& op) {
-  return op.family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY ? "binary_cross_entropy"
-                                                            : "bce_with_logits";
+// A double exactly (%.17g), in Python's JSON spelling where it is not finite.
+std::string Number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
 }
 
-const char* OpKey(const openaclnnOpDescriptor& op) {
-  switch (op.kind) {
+// What the op computes, in the golden's (atk_golden.py's) words.
+const char* KindName(openaclnnOpKind kind) {
+  switch (kind) {
     case OPENACLNN_OP_GRAD_SELF:
-      return "backward";
+      return "grad_self";
     case OPENACLNN_OP_GRAD_TARGET:
-      return "target_backward";
+      return "grad_target";
+    case OPENACLNN_OP_LOSS_AND_GRAD:
+      return "loss_and_grad";
     default:
-      return "forward";
+      return "loss";
   }
+}
+
+// How the output's shape follows a reduction, in the golden's words.
+const char* ReducedName(int reduced) {
+  switch (reduced) {
+    case OPENACLNN_REDUCED_TO_ONE:
+      return "to_one";
+    case OPENACLNN_REDUCED_FIRST_DIM:
+      return "first_dim";
+    default:
+      return "never";
+  }
+}
+
+// The op's output operand (the runner's cases have one).
+const openaclnnOperand* OutputOperand(const openaclnnOpDescriptor& op) {
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (op.operands[i].output) return &op.operands[i];
+  }
+  return nullptr;
 }
 
 // Appends the tensor to data.bin, describes it in the manifest and frees its bytes.
 void DumpTensor(HostTensor* tensor, std::ofstream& data, std::ostream& manifest) {
-  manifest << "{\"name\": " << Quote(tensor->name) << ", \"dtype\": \"" << DtypeName(tensor->dtype)
-           << "\", \"shape\": [";
+  manifest << "{\"name\": " << Quote(tensor->name) << ", \"role\": \"" << RoleName(tensor->role)
+           << "\", \"dtype\": \"" << DtypeName(tensor->dtype) << "\", \"shape\": [";
   for (size_t i = 0; i < tensor->shape.size(); ++i) {
     manifest << (i ? ", " : "") << tensor->shape[i];
   }
@@ -62,10 +90,18 @@ DumpWriter::DumpWriter(const std::string& dir, const std::string& case_file, uin
 
 void DumpWriter::Add(CaseRun* run) {
   const AtkCase& atk_case = *run->atk_case;
-  manifest_ << (first_ ? "" : ",\n") << "  {\"id\": " << atk_case.id << ", \"family\": \""
-            << FamilyKey(*atk_case.op) << "\", \"op\": \"" << OpKey(*atk_case.op)
-            << "\", \"reduction\": " << atk_case.reduction
-            << ", \"error\": " << (run->error.empty() ? "null" : Quote(run->error))
+  const openaclnnOpDescriptor& op = *atk_case.op;
+  const openaclnnOperand* output = OutputOperand(op);
+  manifest_ << (first_ ? "" : ",\n") << "  {\"id\": " << atk_case.id << ", \"api\": \"" << op.api
+            << "\", \"kind\": \"" << KindName(op.kind)
+            << "\", \"reduction\": " << atk_case.reduction << ", \"out_reduced\": \""
+            << ReducedName(output != nullptr ? output->reduced : OPENACLNN_REDUCED_NEVER)
+            << "\", \"attributes\": {";
+  for (size_t k = 0; k < atk_case.attributes.size(); ++k) {
+    manifest_ << (k ? ", " : "") << Quote(op.attributes[k].name) << ": "
+              << Number(atk_case.attributes[k]);
+  }
+  manifest_ << "}, \"error\": " << (run->error.empty() ? "null" : Quote(run->error))
             << ", \"skipped\": " << (run->skipped.empty() ? "null" : Quote(run->skipped))
             << ", \"tensors\": [";
   first_ = false;

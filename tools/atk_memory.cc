@@ -50,22 +50,20 @@ uint64_t AvailableMemoryBytes() { return std::min(MemInfoAvailable(), CgroupHead
 
 uint64_t CaseFootprintBytes(const AtkCase& atk_case) {
   uint64_t tensor_bytes = 0;
-  int64_t largest = 0;
   for (const AtkTensor& input : atk_case.inputs) {
     tensor_bytes += static_cast<uint64_t>(input.numel()) * DtypeSize(input.dtype);
-    largest = std::max(largest, input.numel());
   }
-  // The output is at most as large as the largest input, in a dtype at most 4 bytes wide.
-  tensor_bytes += static_cast<uint64_t>(largest) * 4;
+  // The output is at most as large as the inputs' broadcast shape, in a dtype at most 8 bytes
+  // wide; so is each float64 tensor of the golden's (a broadcast input, the element-wise result).
+  const auto largest = static_cast<uint64_t>(atk_case.LargestCount());
+  tensor_bytes += largest * 8;
   const uint64_t tool = 2 * tensor_bytes;  // host copies, and the device's (host memory on CPU)
-  const uint64_t golden =
-      kGoldenBaseBytes + kGoldenBytesPerElement * static_cast<uint64_t>(largest);
+  const uint64_t golden = kGoldenBaseBytes + kGoldenBytesPerElement * largest;
   return std::max(tool, golden);
 }
 
 std::string SkipReason(const AtkCase& atk_case, uint64_t budget, int64_t max_elements) {
-  int64_t largest = 0;
-  for (const AtkTensor& input : atk_case.inputs) largest = std::max(largest, input.numel());
+  const int64_t largest = atk_case.LargestCount();
   std::ostringstream reason;
   const uint64_t needed = CaseFootprintBytes(atk_case);
   if (needed > budget) {

@@ -66,7 +66,7 @@ std::map<int64_t, CaseResult> LoadResults(const std::string& dir) {
 
 std::string Describe(const AtkCase& atk_case) {
   std::string shape = "[";
-  const AtkTensor* self = atk_case.Find("self");
+  const AtkTensor* self = atk_case.Find(OPENACLNN_ROLE_SELF);
   for (size_t i = 0; self != nullptr && i < self->shape.size(); ++i) {
     if (i > 0) shape += ',';
     shape += std::to_string(self->shape[i]);
@@ -74,8 +74,15 @@ std::string Describe(const AtkCase& atk_case) {
   std::string dtypes;
   for (const AtkTensor& input : atk_case.inputs)
     dtypes += std::string(" ") + DtypeName(input.dtype);
+  std::string attributes;
+  for (size_t k = 0; k < atk_case.attributes.size(); ++k) {
+    char value[48];
+    std::snprintf(value, sizeof(value), ", %s %.9g", atk_case.op->attributes[k].name,
+                  atk_case.attributes[k]);
+    attributes += value;
+  }
   return "case " + std::to_string(atk_case.id) + " (" + ReductionName(atk_case.reduction) + "," +
-         dtypes + ", self " + shape + "])";
+         dtypes + ", self " + shape + "]" + attributes + ")";
 }
 
 void PrintCase(const AtkCase& atk_case, const CaseResult& r) {
@@ -111,7 +118,8 @@ void PrintTable(const std::map<std::pair<std::string, int64_t>, Row>& rows) {
                 key.first.c_str(), ReductionName(key.second), row.passed, row.failed, row.mere,
                 row.mare, row.torch_mere, row.torch_mare, row.exact_mere, row.exact_mare);
   }
-  std::printf("(pass: MERE < T and MARE < 10 T; T = 2^-13 fp32, 2^-10 fp16, 2^-7 bf16)\n");
+  std::printf(
+      "(pass: MERE < T and MARE < 10 T; T = 2^-13 fp32, 2^-10 fp16, 2^-7 bf16; int64: equal)\n");
 }
 
 // A negative case passes when the C API rejected it with a message holding the expected text.

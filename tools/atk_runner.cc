@@ -1,6 +1,7 @@
 #include "atk_runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -27,36 +28,67 @@ aclDataType ToAcl(AtkDtype dtype) {
       return ACL_FLOAT16;
     case AtkDtype::kBFloat16:
       return ACL_BF16;
+    case AtkDtype::kInt64:
+      return ACL_INT64;
     default:
       return ACL_FLOAT;
   }
 }
 
-// Stores `value`, already rounded to float, in `dtype` at `out`.
-void StoreAs(AtkDtype dtype, float value, uint8_t* out) {
-  if (dtype == AtkDtype::kFloat32) {
-    std::memcpy(out, &value, sizeof(value));
+// Stores `value` in `dtype` at `out`: a float type rounds it to float first, then to the 16-bit
+// type (the draws are in double); int64 holds it exactly (an integer of at most 2^62).
+void StoreAs(AtkDtype dtype, double value, uint8_t* out) {
+  if (dtype == AtkDtype::kInt64) {
+    const auto integer = static_cast<int64_t>(value);
+    std::memcpy(out, &integer, sizeof(integer));
     return;
   }
-  const uint16_t bits = dtype == AtkDtype::kFloat16 ? aclFloatToFloat16(value) : FloatToBf16(value);
+  const auto single = static_cast<float>(value);
+  if (dtype == AtkDtype::kFloat32) {
+    std::memcpy(out, &single, sizeof(single));
+    return;
+  }
+  // aclFloatToFloat16 saturates infinities and NaN to +-65504, as CANN's does; a case of
+  // ["inf"] or ["nan"] means the IEEE value.
+  uint16_t bits = dtype == AtkDtype::kBFloat16 ? FloatToBf16(single) : aclFloatToFloat16(single);
+  if (dtype == AtkDtype::kFloat16 && !std::isfinite(single)) {
+    bits = std::isnan(single) ? 0x7E00 : single > 0 ? 0x7C00 : 0xFC00;
+  }
   std::memcpy(out, &bits, sizeof(bits));
 }
 
 HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
-  HostTensor tensor{spec.name, spec.dtype, spec.shape, {}};
+  HostTensor tensor{spec.name, spec.role, spec.dtype, spec.shape, {}};
   const size_t count = static_cast<size_t>(spec.numel());
   const size_t size = DtypeSize(spec.dtype);
   tensor.bytes.resize(count * size);
-  std::uniform_real_distribution<double> uniform(spec.low, spec.high);
-  if (spec.low == spec.high) {  // nothing to draw (CANN's backward cases are mostly zeros)
+  const AtkValues& values = spec.values;
+  if (values.kind == AtkValues::Kind::kChoice) {  // special values: every element one of them
+    if (values.choices.size() == 1) {
+      for (size_t i = 0; i < count; ++i)
+        StoreAs(spec.dtype, values.choices[0], &tensor.bytes[i * size]);
+      return tensor;
+    }
+    std::uniform_int_distribution<size_t> pick(0, values.choices.size() - 1);
     for (size_t i = 0; i < count; ++i) {
-      StoreAs(spec.dtype, static_cast<float>(spec.low), &tensor.bytes[i * size]);
+      StoreAs(spec.dtype, values.choices[pick(engine)], &tensor.bytes[i * size]);
     }
     return tensor;
   }
-  for (size_t i = 0; i < count; ++i) {
-    StoreAs(spec.dtype, static_cast<float>(uniform(engine)), &tensor.bytes[i * size]);
+  if (values.low == values.high) {  // nothing to draw (CANN's backward cases are mostly zeros)
+    for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, values.low, &tensor.bytes[i * size]);
+    return tensor;
   }
+  if (spec.dtype == AtkDtype::kInt64) {
+    std::uniform_int_distribution<int64_t> uniform(static_cast<int64_t>(std::ceil(values.low)),
+                                                   static_cast<int64_t>(std::floor(values.high)));
+    for (size_t i = 0; i < count; ++i) {
+      StoreAs(spec.dtype, static_cast<double>(uniform(engine)), &tensor.bytes[i * size]);
+    }
+    return tensor;
+  }
+  std::uniform_real_distribution<double> uniform(values.low, values.high);
+  for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, uniform(engine), &tensor.bytes[i * size]);
   return tensor;
 }
 
@@ -68,30 +100,13 @@ const openaclnnOperand& OutputOf(const openaclnnOpDescriptor& op) {
   throw std::runtime_error(std::string(op.api) + " has no output");
 }
 
-// The case's input that plays `role` for its op, or nullptr.
-const AtkTensor* InputOfRole(const AtkCase& atk_case, openaclnnOperandRole role) {
-  for (size_t i = 0; i < atk_case.op->operandCount; ++i) {
-    const openaclnnOperand& operand = atk_case.op->operands[i];
-    if (operand.role == role && !operand.output) return atk_case.Find(operand.name);
-  }
-  return nullptr;
-}
-
-// The result tensor's host shape and dtype: the target's dtype always (the with-logits ops
-// require it; the probability ops require self's, which must equal target's in their forward);
-// the shape of the input the op's table names, except a reduced one, which is rank 0 as
-// PyTorch returns it.
-HostTensor OutputFor(const AtkCase& atk_case) {
-  const openaclnnOperand& output = OutputOf(*atk_case.op);
-  const AtkTensor* target = InputOfRole(atk_case, OPENACLNN_ROLE_TARGET);
-  const AtkTensor* like = InputOfRole(atk_case, output.shapeOf);
-  if (target == nullptr || like == nullptr) throw std::runtime_error("case lacks self or target");
-  HostTensor out{"out", target->dtype, like->shape, {}};
-  if (output.reduced && atk_case.reduction != 0) out.shape.clear();
-  int64_t count = 1;
-  for (int64_t dim : out.shape) count *= dim;
-  out.bytes.resize(static_cast<size_t>(count) * DtypeSize(out.dtype));
-  return out;
+// Whether the op ties its output's dtype to the target's: the binary cross entropies (CANN
+// checks out == target; their forwards' self shares it) and a gradient with respect to target
+// (aclnnKlDivTargetBackward checks gradTarget == target). Every other op computes in its inputs'
+// promoted type, and CANN's executor returns that.
+bool OutputHasTargetsDtype(const openaclnnOpDescriptor& op) {
+  return op.family == OPENACLNN_FAMILY_BCE_WITH_LOGITS ||
+         op.family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY || op.kind == OPENACLNN_OP_GRAD_TARGET;
 }
 
 // One aclTensor over its own device block (none for an empty tensor: aclrtMalloc rejects 0).
@@ -142,25 +157,18 @@ struct OpArguments {
   const aclTensor* by_role[OPENACLNN_ROLE_COUNT] = {};
 };
 
-// The role of the case's input `name` for `op`.
-openaclnnOperandRole RoleOf(const openaclnnOpDescriptor& op, const std::string& name) {
-  for (size_t i = 0; i < op.operandCount; ++i) {
-    if (!op.operands[i].output && name == op.operands[i].name) return op.operands[i].role;
-  }
-  throw std::runtime_error("unknown input \"" + name + "\"");
-}
-
-// Both phases of `op` over `args` in its API order, a workspace when asked for, then
-// synchronize; returns the failure, if any.
+// Both phases of `op` over `args` in its API order with its attributes' values, a workspace
+// when asked for, then synchronize; returns the failure, if any.
 std::string Execute(const openaclnnOpDescriptor& op, const OpArguments& args, int64_t reduction,
-                    aclrtStream stream) {
+                    const std::vector<double>& attributes, aclrtStream stream) {
   std::vector<const aclTensor*> operands;
   for (size_t i = 0; i < op.operandCount; ++i)
     operands.push_back(args.by_role[op.operands[i].role]);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  if (aclnnStatus status =
-          op.getWorkspaceSize(operands.data(), reduction, nullptr, &workspace_size, &executor)) {
+  if (aclnnStatus status = op.getWorkspaceSize(operands.data(), reduction,
+                                               attributes.empty() ? nullptr : attributes.data(),
+                                               &workspace_size, &executor)) {
     return AclFailure((std::string(op.api) + "GetWorkspaceSize").c_str(), status);
   }
   void* workspace = nullptr;
@@ -210,13 +218,15 @@ std::string ExecuteFused(const AtkCase& atk_case, const OpArguments& args, const
   std::copy(std::begin(args.by_role), std::end(args.by_role), calls.by_role);
   calls.by_role[OPENACLNN_ROLE_OUT] = loss.get();
   calls.by_role[OPENACLNN_ROLE_GRAD_SELF_OUT] = out.get();
+  const std::vector<double> none;  // the with-logits ops have no attributes
   std::string error =
-      Execute(OpNamed("aclnnBinaryCrossEntropyWithLogitsAndGrad"), calls, reduction, stream);
+      Execute(OpNamed("aclnnBinaryCrossEntropyWithLogitsAndGrad"), calls, reduction, none, stream);
   calls.by_role[OPENACLNN_ROLE_OUT] = forward_loss.get();
-  if (error.empty())
-    error = Execute(OpNamed("aclnnBinaryCrossEntropyWithLogits"), calls, reduction, stream);
+  if (error.empty()) {
+    error = Execute(OpNamed("aclnnBinaryCrossEntropyWithLogits"), calls, reduction, none, stream);
+  }
   calls.by_role[OPENACLNN_ROLE_OUT] = backward_grad.get();
-  if (error.empty()) error = Execute(*atk_case.op, calls, reduction, stream);
+  if (error.empty()) error = Execute(*atk_case.op, calls, reduction, none, stream);
   if (!error.empty()) return error;
   if (!SameBits(loss, forward_loss, loss_host)) {
     return "the fused loss differs from aclnnBinaryCrossEntropyWithLogits's";
@@ -255,21 +265,60 @@ std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed) {
   return inputs;
 }
 
+HostTensor OutputFor(const AtkCase& atk_case) {
+  const openaclnnOpDescriptor& op = *atk_case.op;
+  const openaclnnOperand& output = OutputOf(op);
+  std::vector<AtkDtype> dtypes;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const AtkTensor& input : atk_case.inputs) {
+    dtypes.push_back(input.dtype);
+    shapes.push_back(input.shape);
+  }
+  HostTensor out{"out", output.role, PromotedDtype(dtypes), {}, {}};
+  if (OutputHasTargetsDtype(op)) {
+    const AtkTensor* target = atk_case.Find(OPENACLNN_ROLE_TARGET);
+    if (target == nullptr) throw std::runtime_error("the case has no target");
+    out.dtype = target->dtype;
+  }
+  if (output.shapeOf == OPENACLNN_SHAPE_OF_INPUTS) {
+    if (!BroadcastShape(shapes, &out.shape)) {
+      const AtkTensor* self = atk_case.Find(OPENACLNN_ROLE_SELF);
+      out.shape = self != nullptr ? self->shape : shapes.front();
+    }
+  } else {
+    const AtkTensor* like = atk_case.Find(output.shapeOf);
+    if (like == nullptr) {
+      throw std::runtime_error(std::string("the case has no ") + RoleName(output.shapeOf) +
+                               ", whose shape " + output.name + " has");
+    }
+    out.shape = like->shape;
+  }
+  if (atk_case.reduction != 0 && output.reduced == OPENACLNN_REDUCED_TO_ONE) out.shape.clear();
+  if (atk_case.reduction != 0 && output.reduced == OPENACLNN_REDUCED_FIRST_DIM &&
+      !out.shape.empty()) {
+    out.shape.erase(out.shape.begin());
+  }
+  int64_t count = 1;
+  for (int64_t dim : out.shape) count *= dim;
+  out.bytes.resize(static_cast<size_t>(count) * DtypeSize(out.dtype));
+  return out;
+}
+
 CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream stream) {
   CaseRun run{&atk_case, GenerateInputs(atk_case, seed), {}, {}, {}};
   try {
     run.out = OutputFor(atk_case);
     OpArguments args;
-    for (const HostTensor& input : run.inputs) {
-      args.owned.push_back(std::make_unique<DeviceTensor>(input));
-      args.by_role[RoleOf(*atk_case.op, input.name)] = args.owned.back()->get();
+    for (size_t i = 0; i < run.inputs.size(); ++i) {
+      args.owned.push_back(std::make_unique<DeviceTensor>(run.inputs[i]));
+      args.by_role[atk_case.inputs[i].role] = args.owned.back()->get();
     }
     args.owned.push_back(std::make_unique<DeviceTensor>(run.out));
     const DeviceTensor& out = *args.owned.back();
     args.by_role[OutputOf(*atk_case.op).role] = out.get();
     run.error = fused && atk_case.op->kind == OPENACLNN_OP_GRAD_SELF
                     ? ExecuteFused(atk_case, args, out, run.out, stream)
-                    : Execute(*atk_case.op, args, atk_case.reduction, stream);
+                    : Execute(*atk_case.op, args, atk_case.reduction, atk_case.attributes, stream);
     if (run.error.empty()) out.CopyTo(&run.out);
   } catch (const std::exception& error) {
     run.error = error.what();

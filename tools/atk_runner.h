@@ -13,7 +13,8 @@ namespace openaclnn::tools {
 
 // A tensor in host memory: its bytes are the dtype's little-endian encoding, contiguous.
 struct HostTensor {
-  std::string name;
+  std::string name;  // the op's operand name; "out" for the output
+  openaclnnOperandRole role = OPENACLNN_ROLE_SELF;
   AtkDtype dtype = AtkDtype::kFloat32;
   std::vector<int64_t> shape;
   std::vector<uint8_t> bytes;
@@ -21,9 +22,9 @@ struct HostTensor {
 
 struct CaseRun {
   const AtkCase* atk_case = nullptr;
-  std::vector<HostTensor> inputs;
-  HostTensor out;
-  std::string error;    // empty when the C API accepted and ran the case
+  std::vector<HostTensor> inputs;  // named and in the order of the case's inputs
+  HostTensor out;                  // dtype and shape as CANN's executor makes them (OutputFor)
+  std::string error;               // empty when the C API accepted and ran the case
   std::string skipped;  // non-empty: not run, and why (too large for this machine's memory)
 };
 
@@ -42,9 +43,18 @@ class AclSession {
   aclrtStream stream_ = nullptr;
 };
 
-// The case's inputs: each element uniform in the tensor's [low, high], from a std::mt19937_64
-// seeded with (seed, case id), then rounded to the tensor's dtype.
+// The case's inputs: each element uniform in the tensor's [low, high] (an integer in it for
+// int64), or one of its special values, from a std::mt19937_64 seeded with (seed, case id), then
+// rounded to the tensor's dtype.
 std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed);
+
+// The case's output as CANN's executor allocates it: the dtype the op ties it to (the target's
+// for the binary cross entropies and for a target gradient), else the inputs' promoted type;
+// the shape of the input its operand row names, or the broadcast shape of every input, then
+// reduced as the row says (one element: rank 0, as PyTorch returns it; or without dimension 0).
+// Inputs that do not broadcast give self's shape, for the op's checks to refuse. Throws
+// std::runtime_error when the case lacks the input the shape comes from.
+HostTensor OutputFor(const AtkCase& atk_case);
 
 // Generates the inputs and runs the case on `stream`; a C API failure is recorded in `error`.
 // `fused`: a Backward case runs through aclnnBinaryCrossEntropyWithLogitsAndGrad instead (its

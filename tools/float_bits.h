@@ -1,8 +1,8 @@
 // Rounding fp32 to the 16-bit formats ATK uses, round-to-nearest-even, as bit patterns: the tool
 // draws inputs in double, rounds them once to the case dtype and feeds those exact values to
 // both the library and the golden. fp16 rounds with the public aclFloatToFloat16 (which, as
-// CANN's, saturates to +-65504 where IEEE would give Inf; the draws are finite); ACL has no
-// bf16 counterpart, hence FloatToBf16.
+// CANN's, saturates to +-65504 where IEEE would give Inf: the runner writes a case's infinities
+// and NaN itself); ACL has no bf16 counterpart, hence FloatToBf16.
 #pragma once
 
 #include <cstdint>

@@ -31,6 +31,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// CTest's SKIP_RETURN_CODE for --skip-absent-op.
+constexpr int kSkipStatus = 77;
+
 constexpr const char kUsage[] = R"(Usage: openaclnn COMMAND [OPTIONS]
 
 Commands:
@@ -38,19 +41,28 @@ Commands:
                     the SoC profile, the SIMD target the CPU kernels dispatch to, and the
                     number of threads they use.
   atk FILE...       Run CANN ATK conformance cases (JSON case files, as CANN's ATK reads
-                    them). For each case: draw the inputs from the case's shapes, dtypes and
-                    value ranges with a fixed seed, run the operator through the public C API
-                    (tensors, both phases, stream, synchronize) and keep inputs and output.
-                    Then one Python process per file computes PyTorch's result in float64 on
-                    those inputs and applies ATK's "high_precision" standard:
+                    them) of any op in the library's op table. For each case: match its
+                    tensors to the op's operands (by name, case and underscores ignored,
+                    else by role: input = self, grad_output = gradOutput) and its attributes
+                    to the op's (log_target = logTarget; a range [lo, hi] draws one, as
+                    does a reduction's), draw the inputs from the case's shapes, dtypes
+                    (fp32, fp16, bf16, int64) and range_values ([lo, hi]; or special
+                    values: ["inf"], ["nan"], ["-inf", "inf"], 0) with a fixed seed, run the
+                    operator through the public C API (tensors, both phases, stream,
+                    synchronize) into an output of the dtype and shape CANN's executor
+                    gives it, and keep inputs and output.
+                    Then one Python process per file computes the op's formula in float64
+                    on those inputs and applies ATK's "high_precision" standard:
                       rel = |out - golden| / (|golden| + 1e-7),
                       MERE = mean(rel) < T and MARE = max(rel) < 10 T,
-                      T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) of the output dtype.
+                      T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) of the output dtype;
+                    an int64 result must equal the golden.
                     Prints a line per failing case and a table per output dtype x reduction
                     (also against PyTorch run in the case's own dtype, for information).
                     A case that would need more than 3/4 of the memory available (its
                     tensors, or the golden's float64 work on them, about 128 bytes per
                     element) is not run: it is reported as SKIPPED with its size.
+                    Anything in a file the tool does not understand stops it (status 2).
                     Exit status 1 if any case fails, 2 on usage or setup errors.
   help              Print this text.
 
@@ -69,6 +81,9 @@ Options of atk:
                     through the OpenACLNN extension aclnnBinaryCrossEntropyWithLogitsAndGrad:
                     its gradient is judged as the Backward's; its loss and gradient must also
                     equal, bit for bit, a forward and a Backward call on the same inputs.
+  --skip-absent-op  A file whose every case names an op this library does not have yet is
+                    not run but reported as skipped; exit status 77 (CTest's skip) when every
+                    file was. For a suite listing the files of ops still being written.
   -v, --verbose     Print every case's metrics, not only the failing cases'.
   -h, --help        Print this text.
 
@@ -86,6 +101,7 @@ struct AtkOptions {
   std::string golden;
   bool verbose = false;
   bool fused = false;
+  bool skip_absent_op = false;
 };
 
 [[noreturn]] void UsageError(const std::string& message) {
@@ -154,6 +170,8 @@ AtkOptions ParseAtkOptions(int argc, char** argv) {
       options.golden = value();
     } else if (arg == "--fused") {
       options.fused = true;
+    } else if (arg == "--skip-absent-op") {
+      options.skip_absent_op = true;
     } else if (arg == "-v" || arg == "--verbose") {
       options.verbose = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -278,7 +296,7 @@ std::vector<CaseRun> RunCases(const std::vector<AtkCase>& cases, const AtkOption
 int RunAtkFile(const std::string& file, const AtkOptions& options, const fs::path& dir,
                aclrtStream stream) {
   const std::string label = fs::path(file).stem().string();
-  const std::vector<AtkCase> cases = LoadAtkFile(file);
+  const std::vector<AtkCase> cases = LoadAtkFile(file, options.seed);
   const fs::path case_dir = dir / label;
   fs::create_directories(case_dir);
   DumpWriter dump(case_dir.string(), file, options.seed);
@@ -313,9 +331,17 @@ int Atk(int argc, char** argv) {
   const bool keep = !options.out_dir.empty();
   const fs::path dir = keep ? fs::path(options.out_dir) : MakeTempDir();
   int failed = 0;
+  size_t absent = 0;
   try {
     AclSession session;
     for (const std::string& file : options.files) {
+      const std::string missing = options.skip_absent_op ? AbsentOp(file) : "";
+      if (!missing.empty()) {
+        std::printf("== %s: SKIPPED, the library has no %s\n\n",
+                    fs::path(file).stem().string().c_str(), missing.c_str());
+        ++absent;
+        continue;
+      }
       failed += RunAtkFile(file, options, dir, session.stream());
     }
   } catch (...) {
@@ -324,6 +350,7 @@ int Atk(int argc, char** argv) {
   }
   if (!keep) fs::remove_all(dir);
   if (options.files.size() > 1) std::printf("total: %d failing case(s)\n", failed);
+  if (failed == 0 && absent == options.files.size()) return kSkipStatus;
   return failed == 0 ? 0 : 1;
 }
 

@@ -37,6 +37,30 @@ entry '"4"' >"$dir/shape_not_array.json"
 printf '[{"id": 0, "aclnn_name": "Conv2d", "inputs": []}]' >"$dir/unknown_op.json"
 printf '[{"id": 0, "aclnn_name": "BinaryCrossEntropyWithLogits", "inputs": [], "expected_error_msg": 5}]' \
   >"$dir/error_msg_not_string.json"
+# What the runner matches and draws, wrong: a tensor or attribute the op does not have, a value
+# it cannot make, a tensor named twice.
+with_input() {  # a forward case whose self is fine and whose second input is $1
+  echo "[{\"id\": 0, \"aclnn_name\": \"BinaryCrossEntropyWithLogits\", \"inputs\": [${tensor/SHAPE/[2]}, $1]}]"
+}
+with_input '{"name": "logits", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": [0, 1]}' \
+  >"$dir/unknown_tensor.json"
+with_input '{"name": "input", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": [0, 1]}' \
+  >"$dir/tensor_twice.json"
+with_input '{"name": "beta", "type": "attr", "dtype": "float32", "range_values": 1.0}' \
+  >"$dir/unknown_attribute.json"
+with_input '{"name": "misc", "type": "scalar", "range_values": 1}' >"$dir/unknown_input_type.json"
+with_input '{"name": "reduction", "type": "attr", "range_values": [2, 1]}' >"$dir/empty_range.json"
+with_input '{"name": "reduction", "type": "attr", "range_values": 1.5}' >"$dir/fractional_reduction.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "int64", "shape": [2], "range_values": [0.2, 0.8]}' \
+  >"$dir/no_integer_in_range.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "int64", "shape": [2], "range_values": ["nan"]}' \
+  >"$dir/int64_nan.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": ["huge"]}' \
+  >"$dir/unknown_special_value.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": []}' \
+  >"$dir/no_values.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "int8", "shape": [2], "range_values": [0, 1]}' \
+  >"$dir/unsupported_dtype.json"
 
 failures=0
 for file in "$dir"/*.json; do

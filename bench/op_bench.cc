@@ -1,7 +1,9 @@
-// aclnnBinaryCrossEntropyWithLogits and its two gradients, and aclnnBinaryCrossEntropy and its
-// Backward, through the public API, timed per call as a user sees it: phase 1 + phase 2 + stream
-// synchronisation. Also a STREAM-style bandwidth probe,
-// so each run states the memory limit it ran against. Threads: OPENACLNN_NUM_THREADS.
+// Every op of the library's op table through the public API, timed per call as a user sees it:
+// phase 1 + phase 2 + stream synchronisation (the binary cross entropies' rows, and each
+// element-wise loss and its gradients, kOps). Also a STREAM-style bandwidth probe, so each run
+// states the memory limit it ran against, and plain fp32 kernels of the rational losses'
+// formulas (plain_fp32_kernels.h), the yardstick of what correct rounding costs. Threads:
+// OPENACLNN_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -17,8 +19,11 @@
 
 #include "acl/acl.h"
 #include "openaclnn/op_table.h"
+#include "plain_fp32_kernels.h"
 
 namespace {
+
+namespace bench = openaclnn::bench;
 
 constexpr int64_t kClasses = 100;  // columns of the [N/100, 100] problems
 
@@ -117,6 +122,13 @@ class Operands {
     Keep(role,
          aclCreateTensor(one, 1, type, one, 0, ACL_FORMAT_ND, one, 1, Data(1, type, value, value)));
   }
+  // A 0-D tensor holding `value`: a reduced loss, which some ops (aclnnMseLoss, aclnnL1Loss,
+  // aclnnSoftMarginLoss) take only as 0-D, as CANN's do.
+  void Scalar(openaclnnOperandRole role, aclDataType type, float value) {
+    const int64_t one[] = {1};
+    Keep(role, aclCreateTensor(nullptr, 0, type, nullptr, 0, ACL_FORMAT_ND, one, 1,
+                               Data(1, type, value, value)));
+  }
 
   Roles roles{};
 
@@ -166,39 +178,80 @@ void* Workspace(const openaclnnOpDescriptor& op, const std::vector<const aclTens
   return owner->back();
 }
 
+// Values a ramp runs over (a falling one where low > high).
+struct Range {
+  float low, high;
+};
+
+// The table's op under each benchmark name, the values its self and target take and the role of
+// its [100] per-class weight: logits in [-8, 8); probabilities in (0, 1), falling where the
+// target's ramp rises (the same ramps would make x - t often 0 in bf16); the regression losses'
+// predictions in [-2, 2) against targets in [0, 1) (so that smooth L1's and Huber's |d| < 1 holds
+// for about a third); KL divergence's log-probabilities in [-8, 0) against probabilities; the
+// soft margin's margins against labels in [-1, 1).
+struct OpRow {
+  const char* name;
+  const char* api;
+  Range self, target;
+  openaclnnOperandRole per_class = OPENACLNN_ROLE_WEIGHT;  // the element-wise losses have none
+};
+constexpr Range kLogits{-8.0f, 8.0f}, kProbabilities{0.9995f, -0.0005f}, kUnit{0.0f, 1.0f},
+    kPredictions{-2.0f, 2.0f}, kLogProbabilities{-8.0f, 0.0f}, kLabels{-1.0f, 1.0f},
+    kTargetProbabilities{0.0005f, 1.0f};
+constexpr OpRow kOps[] = {
+    {"bce", "aclnnBinaryCrossEntropyWithLogits", kLogits, kUnit, OPENACLNN_ROLE_POS_WEIGHT},
+    {"grad_self", "aclnnBinaryCrossEntropyWithLogitsBackward", kLogits, kUnit,
+     OPENACLNN_ROLE_POS_WEIGHT},
+    {"grad_target", "aclnnBinaryCrossEntropyWithLogitsTargetBackward", kLogits, kUnit,
+     OPENACLNN_ROLE_POS_WEIGHT},
+    {"loss_and_grad", "aclnnBinaryCrossEntropyWithLogitsAndGrad", kLogits, kUnit,
+     OPENACLNN_ROLE_POS_WEIGHT},
+    {"binary_cross_entropy", "aclnnBinaryCrossEntropy", kProbabilities, kUnit},
+    {"binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward", kProbabilities, kUnit},
+    {"mse_loss", "aclnnMseLoss", kPredictions, kUnit},
+    {"mse_loss_out", "aclnnMseLossOut", kPredictions, kUnit},
+    {"mse_loss_backward", "aclnnMseLossBackward", kPredictions, kUnit},
+    {"l1_loss", "aclnnL1Loss", kPredictions, kUnit},
+    {"l1_loss_backward", "aclnnL1LossBackward", kPredictions, kUnit},
+    {"smooth_l1_loss", "aclnnSmoothL1Loss", kPredictions, kUnit},
+    {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward", kPredictions, kUnit},
+    {"huber_loss", "openaclnnHuberLoss", kPredictions, kUnit},
+    {"huber_loss_backward", "openaclnnHuberLossBackward", kPredictions, kUnit},
+    {"soft_margin_loss", "aclnnSoftMarginLoss", kLogits, kLabels},
+    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward", kLogits, kLabels},
+    {"kl_div", "aclnnKlDiv", kLogProbabilities, kTargetProbabilities},
+    {"kl_div_backward", "aclnnKlDivBackward", kLogProbabilities, kTargetProbabilities},
+    {"kl_div_target_backward", "aclnnKlDivTargetBackward", kLogProbabilities, kTargetProbabilities},
+};
+
 // One op of the table on [N/100, 100] operands: its gradOutput, if it has one, full for
-// reduction none and one element otherwise (as after a mean loss); per-class adds a [100]
-// pos_weight (the binary cross entropy, which has none: a [100] weight broadcast over the rows),
-// full a full weight; a reduced output is one element. Self: logits in [-8, 8), or for the
-// binary cross entropy (`probabilities`) probabilities in (0, 1), falling where the target's ramp
-// rises (the same ramps would make x - t often 0 in bf16).
-void BM_Op(benchmark::State& state, const openaclnnOpDescriptor* op, aclDataType type,
-           int64_t reduction, Weights weights, Layout layout, bool probabilities) {
+// reduction none and one element otherwise (as after a mean loss); per-class adds a [100] weight
+// of the row's role (the with-logits ops' pos_weight, the binary cross entropy's weight), full a
+// full weight; a reduced output is 0-D, or [100] where the op reduces dimension 0 only
+// (aclnnMseLossOut). Attributes: the ops' defaults.
+void BM_Op(benchmark::State& state, const OpRow* row, const openaclnnOpDescriptor* op,
+           aclDataType type, int64_t reduction, Weights weights, Layout layout) {
   const int64_t count = state.range(0);
   Operands operands;
-  if (probabilities) {
-    operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, 0.9995f, -0.0005f);
-  } else {
-    operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, -8.0f, 8.0f);
-  }
-  operands.Full(OPENACLNN_ROLE_TARGET, count, type, layout, 0.0f, 1.0f);
+  operands.Full(OPENACLNN_ROLE_SELF, count, type, layout, row->self.low, row->self.high);
+  operands.Full(OPENACLNN_ROLE_TARGET, count, type, layout, row->target.low, row->target.high);
   if (weights == kFullWeight) {
     operands.Full(OPENACLNN_ROLE_WEIGHT, count, type, kContiguous, 0.0f, 2.0f);
   }
-  if (weights == kPerClass) {
-    operands.PerClass(probabilities ? OPENACLNN_ROLE_WEIGHT : OPENACLNN_ROLE_POS_WEIGHT, type, 0.5f,
-                      3.0f);
-  }
+  if (weights == kPerClass) operands.PerClass(row->per_class, type, 0.5f, 3.0f);
   const Layout out_layout = layout == kAllTransposed ? kTransposed : kContiguous;
   for (size_t i = 0; i < op->operandCount; ++i) {
     const openaclnnOperandRole role = op->operands[i].role;
-    const bool one =
-        reduction != 0 && (op->operands[i].reduced || role == OPENACLNN_ROLE_GRAD_OUTPUT);
+    const bool one = reduction != 0 && (op->operands[i].reduced == OPENACLNN_REDUCED_TO_ONE ||
+                                        role == OPENACLNN_ROLE_GRAD_OUTPUT);
     if (role == OPENACLNN_ROLE_GRAD_OUTPUT) {
       one ? operands.One(role, type, 0.5f)
           : operands.Full(role, count, type, kContiguous, 0.5f, 1.5f);
+    } else if (op->operands[i].output && reduction != 0 &&
+               op->operands[i].reduced == OPENACLNN_REDUCED_FIRST_DIM) {
+      operands.PerClass(role, type, 0.0f, 0.0f);
     } else if (op->operands[i].output) {
-      one ? operands.One(role, type, 0.0f) : operands.Full(role, count, type, out_layout, 0, 0);
+      one ? operands.Scalar(role, type, 0.0f) : operands.Full(role, count, type, out_layout, 0, 0);
     }
   }
   const std::vector<const aclTensor*> in_order = InApiOrder(*op, operands.roles);
@@ -236,33 +289,23 @@ void BM_Stream(benchmark::State& state) {
   for (float* data : {a, b, c}) aclrtFree(data);
 }
 
-// The table's op under each benchmark name; `probabilities`: of the binary cross entropy family
-// (self holds probabilities).
-constexpr struct {
-  const char* name;
-  const char* api;
-  bool probabilities;
-} kOps[] = {{"bce", "aclnnBinaryCrossEntropyWithLogits", false},
-            {"grad_self", "aclnnBinaryCrossEntropyWithLogitsBackward", false},
-            {"grad_target", "aclnnBinaryCrossEntropyWithLogitsTargetBackward", false},
-            {"loss_and_grad", "aclnnBinaryCrossEntropyWithLogitsAndGrad", false},
-            {"binary_cross_entropy", "aclnnBinaryCrossEntropy", true},
-            {"binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward", true}};
-
-// The library's op of benchmark name `name`; a library without it cannot be benchmarked.
-const openaclnnOpDescriptor& Op(const std::string& name) {
-  for (const auto& op : kOps) {
-    if (name == op.name && openaclnnFindOp(op.api) != nullptr) return *openaclnnFindOp(op.api);
+// The row of benchmark name `name`, and the library's op; a library without it cannot be
+// benchmarked.
+const OpRow& Row(const std::string& name) {
+  for (const OpRow& row : kOps) {
+    if (name == row.name) return row;
   }
-  std::fprintf(stderr, "bce_bench: the library has no op for %s\n", name.c_str());
+  std::fprintf(stderr, "op_bench: no op is named %s\n", name.c_str());
   std::exit(1);
 }
 
-bool OfProbabilities(const std::string& name) {
-  for (const auto& op : kOps) {
-    if (name == op.name) return op.probabilities;
+const openaclnnOpDescriptor& Op(const std::string& name) {
+  const openaclnnOpDescriptor* op = openaclnnFindOp(Row(name).api);
+  if (op == nullptr) {
+    std::fprintf(stderr, "op_bench: the library has no op for %s\n", name.c_str());
+    std::exit(1);
   }
-  return false;
+  return *op;
 }
 
 const char* TypeName(aclDataType type) {
@@ -341,6 +384,98 @@ std::vector<Case> ProbabilityCases() {
   return cases;
 }
 
+// The element-wise losses' cases: each op (and gradient) the library has, contiguous fp32,
+// reduction none and mean, from the small call to DRAM (1e3 to 1e7; 1e4 and 1e5 are also the
+// in-cache sizes of the plain kernels' comparison).
+std::vector<Case> ElementwiseCases() {
+  std::vector<Case> cases;
+  for (const OpRow& row : kOps) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(row.api);
+    if (op == nullptr) {
+      std::fprintf(stderr, "op_bench: the library has no %s (yet): its cases are not registered\n",
+                   row.api);
+      continue;
+    }
+    if (op->family == OPENACLNN_FAMILY_BCE_WITH_LOGITS ||
+        op->family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY) {
+      continue;  // TableCases' and ProbabilityCases'
+    }
+    for (int64_t reduction : {0, 1}) {
+      cases.push_back({row.name,
+                       kContiguous,
+                       ACL_FLOAT,
+                       reduction,
+                       kNoWeights,
+                       {1000, 10000, 100000, 1000000, 10000000}});
+    }
+  }
+  return cases;
+}
+
+// A plain fp32 kernel (plain_fp32_kernels.h) on the problem BM_Op gives the op of the same
+// benchmark name: the same ramps, a full gradOutput for none and g = 0.5 for mean; per core
+// (OPENACLNN_NUM_THREADS does not apply), in cache at the sizes it is registered for.
+void BM_Plain(benchmark::State& state, const OpRow* row, bench::PlainFormula formula, bool gradient,
+              int64_t reduction) {
+  const auto count = static_cast<size_t>(state.range(0));
+  std::vector<float> x(count), t(count), g(count), out(count);
+  const auto ramp = [&](std::vector<float>& values, Range range) {
+    for (size_t i = 0; i < count; ++i) {
+      values[i] =
+          range.low + (range.high - range.low) * static_cast<float>((i * 7919) % 1000) / 1000.0f;
+    }
+  };
+  ramp(x, row->self);
+  ramp(t, row->target);
+  ramp(g, {0.5f, 1.5f});
+  const float limit = 1.0f;  // the ops' default beta and delta
+  const auto n = static_cast<int64_t>(count);
+  const double cpu_start = ProcessCpuSeconds();
+  for (auto _ : state) {
+    if (!gradient && reduction != 0) {
+      benchmark::DoNotOptimize(bench::PlainLossMean(formula, x.data(), t.data(), n, limit));
+    } else if (!gradient) {
+      bench::PlainLoss(formula, x.data(), t.data(), n, limit, out.data());
+    } else {
+      bench::PlainGradient(formula, x.data(), t.data(), reduction == 0 ? g.data() : nullptr,
+                           0.5f / static_cast<float>(n), n, limit, out.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  const double elements = static_cast<double>(state.iterations()) * static_cast<double>(n);
+  state.SetItemsProcessed(state.iterations() * n);
+  state.counters["cpu_ns_per_elem"] = 1e9 * (ProcessCpuSeconds() - cpu_start) / elements;
+}
+
+// plain/<op>/contiguous/fp32/<reduction>/noweight/N: the rational losses' formulas, loss and
+// gradient, none and mean, at 1e4 and 1e5 (in L2 and in L3), beside the ops' rows of those sizes.
+void RegisterPlain() {
+  constexpr struct {
+    const char* op;
+    bench::PlainFormula formula;
+    bool gradient;
+  } kPlain[] = {{"mse_loss", bench::PlainFormula::kMse, false},
+                {"mse_loss_backward", bench::PlainFormula::kMse, true},
+                {"l1_loss", bench::PlainFormula::kL1, false},
+                {"l1_loss_backward", bench::PlainFormula::kL1, true},
+                {"smooth_l1_loss", bench::PlainFormula::kSmoothL1, false},
+                {"smooth_l1_loss_backward", bench::PlainFormula::kSmoothL1, true},
+                {"huber_loss", bench::PlainFormula::kHuber, false},
+                {"huber_loss_backward", bench::PlainFormula::kHuber, true}};
+  for (const auto& plain : kPlain) {
+    for (int64_t reduction : {0, 1}) {
+      const std::string name = std::string("plain/") + plain.op + "/contiguous/fp32/" +
+                               (reduction == 0 ? "none" : "mean") + "/noweight";
+      benchmark::RegisterBenchmark(name.c_str(), BM_Plain, &Row(plain.op), plain.formula,
+                                   plain.gradient, reduction)
+          ->Arg(10000)
+          ->Arg(100000)
+          ->UseRealTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
 void RegisterAll() {
   const char* reductions[] = {"none", "mean", "sum"};
   const char* weight_names[] = {"noweight", "full", "perclass"};
@@ -352,16 +487,16 @@ void RegisterAll() {
     for (const Case& c : ProbabilityCases()) cases.push_back(c);
   } else {
     std::fprintf(stderr,
-                 "bce_bench: the library has no aclnnBinaryCrossEntropy: its cases are "
+                 "op_bench: the library has no aclnnBinaryCrossEntropy: its cases are "
                  "not registered\n");
   }
+  for (const Case& c : ElementwiseCases()) cases.push_back(c);
   for (const Case& c : cases) {
     const std::string name = std::string(c.op) + "/" + layout_names[c.layout] + "/" +
                              TypeName(c.type) + "/" + reductions[c.reduction] + "/" +
                              weight_names[c.weights];
-    benchmark::internal::Benchmark* bench =
-        benchmark::RegisterBenchmark(name.c_str(), BM_Op, &Op(c.op), c.type, c.reduction, c.weights,
-                                     c.layout, OfProbabilities(c.op));
+    benchmark::internal::Benchmark* bench = benchmark::RegisterBenchmark(
+        name.c_str(), BM_Op, &Row(c.op), &Op(c.op), c.type, c.reduction, c.weights, c.layout);
     for (int64_t size : c.sizes) bench->Arg(size);
     bench->UseRealTime()->Unit(benchmark::kMicrosecond);
   }
@@ -442,6 +577,7 @@ int main(int argc, char** argv) {
   aclrtCreateStream(&g_stream);
   RegisterAll();
   RegisterLossAndGrad();
+  RegisterPlain();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
