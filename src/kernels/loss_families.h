@@ -23,6 +23,7 @@
 #include "losses/binary_cross_entropy_with_logits/bce_with_logits_family.h"
 #include "losses/kl_div/kl_div_family.h"
 #include "losses/l1_loss/l1_loss_family.h"
+#include "losses/mse_loss/mse_loss_family.h"
 
 namespace openaclnn {
 
@@ -39,6 +40,8 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
       return visit(L1LossFamily{});
     case LossFamily::kKlDiv:
       return visit(KlDivFamily{});
+    case LossFamily::kMseLoss:
+      return visit(MseLossFamily{});
     default:
       return visit(BceWithLogitsFamily{});
   }
@@ -46,8 +49,12 @@ OPENACLNN_HOST_DEVICE decltype(auto) WithFamily(LossFamily family, Visit&& visit
 
 // The ops of every family (KernelOpBit), which a backend that runs every family through
 // WithFamily implements.
-inline constexpr uint64_t kEveryFamilyKernelOps =
-    kBceWithLogitsKernelOps | kBinaryCrossEntropyKernelOps | kL1LossKernelOps | kKlDivKernelOps;
+inline constexpr uint64_t kEveryFamilyKernelOps = 0                          // one line per family
+                                                  | kBceWithLogitsKernelOps  //
+                                                  | kBinaryCrossEntropyKernelOps  //
+                                                  | kL1LossKernelOps              //
+                                                  | kKlDivKernelOps               //
+                                                  | kMseLossKernelOps;
 
 // The family's kTermError.
 OPENACLNN_HOST_DEVICE inline double TermError(LossFamily family) {

@@ -101,7 +101,6 @@ OPENACLNN_HOST_DEVICE inline math::exact::DD CountAsDD(int64_t count) {
 struct PartialsTotal {
   math::exact::DD total;
   double bound = 0.0;
-
   // A partial that is not finite (an element's input was not) makes the total the plain fp64
   // sum, IEEE's class of it: TwoSum's error term of an infinity is inf - inf, a NaN.
   OPENACLNN_HOST_DEVICE void Add(const Partial& partial) {

@@ -34,6 +34,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_BCE_WITH_LOGITS, LossFamily::kBceWithLog
 static_assert(FamilyIs(OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY, LossFamily::kBinaryCrossEntropy));
 static_assert(FamilyIs(OPENACLNN_FAMILY_L1_LOSS, LossFamily::kL1Loss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_KL_DIV, LossFamily::kKlDiv));
+static_assert(FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss));
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -73,7 +74,10 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kL1LossBackwardOp,
                                         &kKlDivOp,
                                         &kKlDivBackwardOp,
-                                        &kKlDivTargetBackwardOp};
+                                        &kKlDivTargetBackwardOp,
+                                        &kMseLossOp,
+                                        &kMseLossOutOp,
+                                        &kMseLossBackwardOp};
 
 }  // namespace
 

@@ -96,5 +96,8 @@ extern const OpDescriptor kL1LossBackwardOp;
 extern const OpDescriptor kKlDivOp;
 extern const OpDescriptor kKlDivBackwardOp;
 extern const OpDescriptor kKlDivTargetBackwardOp;
+extern const OpDescriptor kMseLossOp;
+extern const OpDescriptor kMseLossOutOp;
+extern const OpDescriptor kMseLossBackwardOp;
 
 }  // namespace openaclnn

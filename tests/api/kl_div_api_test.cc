@@ -202,12 +202,12 @@ TEST(KlDivChecks, EmptyInputsAreCheckedToo) {
 TEST(KlDivChecks, DtypesFollowTheSocProfile) {
   DeviceTensor f32({4}, ACL_FLOAT, {}), f16({4}, ACL_FLOAT16, {}), bf16({4}, ACL_BF16, {});
   for (const char* soc : {"Ascend910B2", "Ascend910_9391", "Ascend950PR"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(Plan(bf16, f16, kNone, f16), ACLNN_SUCCESS) << soc;
     EXPECT_EQ(Plan(f32, bf16, kNone, bf16), ACLNN_SUCCESS) << soc;
   }
   for (const char* soc : {"Ascend910ProB", "Ascend310P3"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(Plan(f16, f32, kNone, f16), ACLNN_SUCCESS) << soc;
     EXPECT_EQ(Plan(bf16, f32, kNone, f32), ACLNN_ERR_PARAM_INVALID) << soc;
     EXPECT_TRUE(ErrorMentions("self has dtype DT_BF16 (" + std::to_string(ACL_BF16) + "), which " +

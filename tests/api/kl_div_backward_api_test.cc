@@ -155,17 +155,17 @@ TEST(KlDivBackwardChecks, AnOutSelfCannotCastToComesBeforeTheDtypeList) {
 TEST(KlDivBackwardChecks, DtypesFollowTheOpsOwnSocFamilies) {
   DeviceTensor f32({4}, ACL_FLOAT, {}), f16({4}, ACL_FLOAT16, {}), bf16({4}, ACL_BF16, {});
   {
-    ScopedSoc profile("Ascend910B3");
+    ScopedSocVersion profile("Ascend910B3");
     EXPECT_EQ(Plan(bf16, f16, bf16, kNone, bf16), ACLNN_SUCCESS);
   }
   for (const char* soc : {"Ascend910A", "Ascend310P3"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(Plan(f16, f32, f16, kNone, f32), ACLNN_SUCCESS) << soc;
     EXPECT_EQ(Plan(f32, f32, bf16, kNone, f32), ACLNN_ERR_PARAM_INVALID) << soc;
     EXPECT_TRUE(ErrorMentions("target has dtype DT_BF16"));
   }
   for (const char* soc : {"Ascend310B1", "Ascend610"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(Plan(f32, f32, f32, kNone, f32), ACLNN_ERR_PARAM_INVALID) << soc;
     EXPECT_TRUE(ErrorMentions("supported: none."));
   }

@@ -120,11 +120,11 @@ TEST(KlDivTargetBackwardChecks, ReductionAndOutputPointers) {
 TEST(KlDivTargetBackwardChecks, OnlyBf16SocsHaveTheOp) {
   const KlCaseTensors c({4}, {4}, ACL_FLOAT);
   for (const char* soc : {"Ascend910B1", "Ascend910_9372", "Ascend950DT"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(c.Plan(kApi, kNone, false), ACLNN_SUCCESS) << soc;
   }
   for (const char* soc : {"Ascend910ProA", "Ascend310P1", "Ascend310B4"}) {
-    ScopedSoc profile(soc);
+    ScopedSocVersion profile(soc);
     EXPECT_EQ(c.Plan(kApi, kNone, false), ACLNN_ERR_PARAM_INVALID) << soc;
     EXPECT_TRUE(ErrorMentions("gradOutput has dtype DT_FLOAT (0), which " + std::string(soc) +
                               " does not support; supported: none."));

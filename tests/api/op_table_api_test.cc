@@ -34,7 +34,10 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "aclnnL1LossBackward",
                                           "aclnnKlDiv",
                                           "aclnnKlDivBackward",
-                                          "aclnnKlDivTargetBackward"};
+                                          "aclnnKlDivTargetBackward",
+                                          "aclnnMseLoss",
+                                          "aclnnMseLossOut",
+                                          "aclnnMseLossBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -89,7 +92,10 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"aclnnL1LossBackward", OPENACLNN_FAMILY_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
       {"aclnnKlDiv", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_LOSS},
       {"aclnnKlDivBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_SELF},
-      {"aclnnKlDivTargetBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_TARGET}};
+      {"aclnnKlDivTargetBackward", OPENACLNN_FAMILY_KL_DIV, OPENACLNN_OP_GRAD_TARGET},
+      {"aclnnMseLoss", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnMseLossOut", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnMseLossBackward", OPENACLNN_FAMILY_MSE_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;
@@ -106,6 +112,17 @@ TEST(OpTable, NamesEachOpsFamily) {
   ASSERT_EQ(backward->operandCount, 5u);
   EXPECT_STREQ(backward->operands[3].name, "weightOptional");
   EXPECT_FALSE(backward->operands[4].reduced);
+  // The MSE ops' outputs have the broadcast shape of their inputs; MseLossOut's loses its first
+  // dimension under a reduction.
+  for (const char* api : {"aclnnMseLoss", "aclnnMseLossOut", "aclnnMseLossBackward"}) {
+    const openaclnnOpDescriptor* op = openaclnnFindOp(api);
+    const openaclnnOperand& out = op->operands[op->operandCount - 1];
+    EXPECT_STREQ(out.name, "out") << api;
+    EXPECT_EQ(out.shapeOf, OPENACLNN_SHAPE_OF_INPUTS) << api;
+  }
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLoss")->operands[2].reduced, OPENACLNN_REDUCED_TO_ONE);
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLossOut")->operands[2].reduced, OPENACLNN_REDUCED_FIRST_DIM);
+  EXPECT_EQ(openaclnnFindOp("aclnnMseLossBackward")->operands[3].reduced, OPENACLNN_REDUCED_NEVER);
 }
 
 // The KL divergence ops: logTarget, a bool attribute defaulting to false (torch's log_target);

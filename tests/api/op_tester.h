@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -168,8 +169,8 @@ class DeviceTensor {
       case ACL_BOOL:
         return LoadWhole<uint8_t>(host, i);
       default: {
-        float value;
-        std::memcpy(&value, host + 4 * i, 4);
+        float value = 0;
+        if (aclDataTypeSize(dtype_) == 4) std::memcpy(&value, host + 4 * i, 4);
         return value;
       }
     }
@@ -261,30 +262,6 @@ aclnnStatus RunPhases(PlanFn&& plan, LaunchFn&& launch) {
   if (workspace != nullptr) aclrtFree(workspace);
   return status;
 }
-
-// The SoC profile (OPENACLNN_SOC_VERSION) for the scope of one test, restored when it ends.
-class ScopedSoc {
- public:
-  explicit ScopedSoc(const char* soc) {
-    const char* previous = std::getenv("OPENACLNN_SOC_VERSION");
-    had_previous_ = previous != nullptr;
-    if (had_previous_) previous_ = previous;
-    setenv("OPENACLNN_SOC_VERSION", soc, 1);
-  }
-  ScopedSoc(const ScopedSoc&) = delete;
-  ScopedSoc& operator=(const ScopedSoc&) = delete;
-  ~ScopedSoc() {
-    if (had_previous_) {
-      setenv("OPENACLNN_SOC_VERSION", previous_.c_str(), 1);
-    } else {
-      unsetenv("OPENACLNN_SOC_VERSION");
-    }
-  }
-
- private:
-  bool had_previous_ = false;
-  std::string previous_;
-};
 
 inline int64_t ElementCount(const std::vector<int64_t>& shape) {
   int64_t count = 1;
@@ -424,6 +401,60 @@ inline ::testing::AssertionResult CorrectlyRounded(double got, long double exact
   return std::fabs(exact - got) <= allowed * (1 + std::ldexp(1.0L, -40))
              ? ::testing::AssertionSuccess()
              : failure();
+}
+
+// Binary128 for exact references: the rational formulas' values on fp32 inputs (differences,
+// products, sums of a few thousand terms) exactly or within 2^-100 of themselves. Its + - * / need
+// only the compiler's runtime (libgcc's soft-float on x86-64; long double is binary128 elsewhere).
+#if defined(__x86_64__)
+using Binary128 = __float128;
+#else
+static_assert(std::numeric_limits<long double>::digits == 113, "the reference needs binary128");
+using Binary128 = long double;
+#endif
+
+// `exact` rounded once to nearest, ties to even, onto `dtype`'s grid (fp32, fp16, bf16: subnormals
+// included, +-inf beyond the largest finite value's half ulp), as a float that holds it exactly;
+// a zero keeps `exact`'s sign. Finite `exact` below double's overflow threshold.
+inline float RoundedTo(Binary128 exact, aclDataType dtype) {
+  const int precision = dtype == ACL_FLOAT ? 24 : dtype == ACL_FLOAT16 ? 11 : 8;
+  const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
+  const int max_exponent = dtype == ACL_FLOAT16 ? 15 : 127;
+  const bool negative = exact < 0;
+  const Binary128 magnitude = negative ? -exact : exact;
+  // At most half the least subnormal (a tie with zero, which is even): a zero of exact's sign.
+  if (magnitude <= static_cast<Binary128>(std::ldexp(1.0, min_exponent - precision))) {
+    return negative ? -0.0f : 0.0f;
+  }
+  int exponent = std::ilogb(static_cast<double>(magnitude));  // may be one too high: corrected
+  if (magnitude < static_cast<Binary128>(std::ldexp(1.0, exponent))) --exponent;
+  const int quantum = std::max(exponent, min_exponent) - (precision - 1);  // the ulp's exponent
+  const Binary128 units = magnitude / static_cast<Binary128>(std::ldexp(1.0, quantum));  // exact
+  auto whole = static_cast<int64_t>(units);
+  const Binary128 fraction = units - static_cast<Binary128>(whole);
+  if (fraction > Binary128(0.5) || (fraction == Binary128(0.5) && whole % 2 != 0)) ++whole;
+  const double rounded = std::ldexp(static_cast<double>(whole), quantum);
+  const double value = rounded >= std::ldexp(1.0, max_exponent + 1)
+                           ? std::numeric_limits<double>::infinity()
+                           : rounded;
+  return static_cast<float>(negative ? -value : value);
+}
+
+// Equal values (a NaN equal to any NaN; a zero equal to either zero), for EXPECT_PRED2.
+inline bool SameValue(float got, float expected) {
+  return (std::isnan(got) && std::isnan(expected)) || got == expected;
+}
+
+// Phase 1 alone; a successful executor is destroyed. *workspace_size (when given) is what it
+// reported.
+template <class Phase1>
+aclnnStatus PlanOnly(Phase1&& phase1, uint64_t* workspace_size = nullptr) {
+  uint64_t size = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = phase1(&size, &executor);
+  if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+  if (workspace_size != nullptr) *workspace_size = size;
+  return status;
 }
 
 }  // namespace openaclnn::testing

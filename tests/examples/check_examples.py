@@ -105,6 +105,18 @@ def main():
     out, got = printed(directory, "kl_div")
     check("kl_div", got, [sum(kl_div(a, b) for a, b in zip(x, t)) / 8])
     assert out == "result[0] is: -6.906180\n", out
+    # CANN's samples of the MSE family: self [2,2] = 0..3, target 1, mean (the Backward with
+    # gradOutput 0..3); MseLossOut's mean is over dimension 0. Every value is exact in fp32, so
+    # the printed digits are CANN's too.
+    x, g = [0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 2.0, 3.0]
+    squares = [(v - 1) ** 2 for v in x]
+    for name, values in (
+            ("mse_loss", [sum(squares) / 4]),
+            ("mse_loss_out", [(squares[0] + squares[2]) / 2, (squares[1] + squares[3]) / 2]),
+            ("mse_loss_backward", [2 * gi * (v - 1) / 4 for gi, v in zip(g, x)])):
+        out, got = printed(directory, name)
+        check(name, got, values, tolerance=0)
+        assert out == "".join("result[%d] is: %f\n" % (i, v) for i, v in enumerate(values)), out
 
 
 if __name__ == "__main__":

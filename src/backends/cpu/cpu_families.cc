@@ -8,6 +8,7 @@
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 #include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
+#include "losses/mse_loss/cpu/mse_loss_tile.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -24,6 +25,8 @@ template <>
 constexpr auto kTileOf<L1LossFamily> = EvaluateL1LossTile;
 template <>
 constexpr auto kTileOf<KlDivFamily> = EvaluateKlDivTile;
+template <>
+constexpr auto kTileOf<MseLossFamily> = EvaluateMseLossTile;
 
 template <class Family>
 concept HasIntegerElement = requires(int64_t v) {

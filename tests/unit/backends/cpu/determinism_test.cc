@@ -22,6 +22,7 @@
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
 #include "losses/kl_div/cpu/kl_div_tile.h"
 #include "losses/l1_loss/cpu/l1_loss_tile.h"
+#include "losses/mse_loss/cpu/mse_loss_tile.h"
 
 namespace openaclnn {
 namespace {
@@ -76,7 +77,9 @@ struct TileData {
 // with the binary cross entropy's boundaries among them: 0, 1 and the values beside them, and x
 // on both sides of e^-100 (the clamp of ln x: x <= 26 * 2^-149). The KL divergence's self is
 // spread as logits are, its targets (probabilities, or log targets) over [0, 1.5] with the edges
-// of both kinds: 0 and negatives, and e^t's clamps and fp32 overflow (-600, 95, 800).
+// of both kinds: 0 and negatives, and e^t's clamps and fp32 overflow (-600, 95, 800). For the
+// MSE family targets of any size, a third of them x's neighbour (a difference fp32 holds) or a tiny
+// one (one fp64 does not hold beside a large x).
 TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLogits) {
   std::mt19937 rng(1234);
   const std::vector<float> extreme = {0.0f,    -0.0f,    1e-45f, -1e-45f, 1e-38f, -1.2e-38f,
@@ -98,6 +101,13 @@ TileData MakeTileData(int64_t count, LossFamily family = LossFamily::kBceWithLog
     data.t = Values(rng, count, 0.0f, 1.5f,
                     {0.0f, -0.0f, 1.0f, -0.25f, -600.0f, 95.0f, 800.0f, 1e-30f, kInf, -kInf, kNaN});
   }
+  if (family == LossFamily::kMseLoss) {
+    data.x = Values(rng, count, -40.0f, 40.0f, extreme);
+    data.t = Values(rng, count, -40.0f, 40.0f, extreme);
+    for (int64_t i = 0; i < count; i += 3) {
+      data.t[i] = i % 2 == 0 ? std::nextafter(data.x[i], 0.0f) : data.x[i] * 0x1p-40f;
+    }
+  }
   data.w = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.p = Values(rng, count, 0.0f, 4.0f, {0.0f, 1.0f, 3.4e38f, 1e-45f, kInf, kNaN});
   data.g = Values(rng, count, -2.0f, 2.0f, {0.0f, -0.0f, 1.0f, kInf, kNaN, 1e-30f, -3e-20f});
@@ -114,7 +124,6 @@ std::vector<int64_t> SupportedTargets() {
 }
 
 // A family's tile on the best target (EvaluateTile's contract), and its scalar definition.
-if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
 using TileFunction = Partial (*)(LossKind kind, const ElementParameters& parameters,
                                  const TileInputs& inputs, int64_t count, const TileOutput& output,
                                  bool sum, const TileOutput& gradient);
@@ -123,7 +132,9 @@ struct FamilyTiles {
 };
 FamilyTiles TilesOf(LossFamily family) {
   if (family == LossFamily::kBceWithLogits) return {EvaluateTile, EvaluateTileScalar};
+  if (family == LossFamily::kL1Loss) return {EvaluateL1LossTile, EvaluateL1LossTileScalar};
   if (family == LossFamily::kKlDiv) return {EvaluateKlDivTile, EvaluateKlDivTileScalar};
+  if (family == LossFamily::kMseLoss) return {EvaluateMseLossTile, EvaluateMseLossTileScalar};
   return {EvaluateBinaryCrossEntropyTile, EvaluateBinaryCrossEntropyTileScalar};
 }
 
@@ -207,6 +218,36 @@ std::vector<uint16_t> Narrow16(std::mt19937& rng, int64_t count, float low, floa
   return Narrow(Values(rng, count, low, high, {0.0f, -0.0f, 1.0f}), type);
 }
 
+// 16-bit operands of `type` (self, target, gradOutput) whose fp32 difference is exact and whose
+// fp32 square (the loss) or product 2 g d (the gradient) is exactly a rounding boundary of
+// `boundary_of` (fp16 or bf16) although the exact value is not: the MSE family's fp32 lanes must
+// leave them to fp64. Found by search; written over every 61st element from `first`.
+void PlantMseBoundaryCases(FloatType type, FloatType boundary_of,
+                           std::array<std::vector<uint16_t>, kOut>& operands, int64_t first) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  const auto to16 = [&](float v) {
+    return type == FloatType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+  };
+  const auto from16 = [&](uint16_t bits) {
+    return type == FloatType::kFloat16 ? Float16ToFloat(bits) : BFloat16ToFloat(bits);
+  };
+  const uint32_t low_bits = boundary_of == FloatType::kFloat16 ? 0x1fffu : 0xffffu;
+  const uint32_t boundary = (low_bits + 1) / 2;
+  int64_t at = first;
+  for (int tries = 0; tries < 4'000'000 && at < static_cast<int64_t>(operands[kSelf].size());
+       ++tries) {
+    const uint16_t x = to16(uniform(rng)), t = to16(uniform(rng) * 0x1p-6f), g = to16(uniform(rng));
+    const float xf = from16(x), tf = from16(t), d = xf - tf, factor = tries % 2 ? d : 2 * from16(g);
+    const float r = factor * d;
+    const bool on_boundary = std::fabs(r) >= 0x1p-14f && std::fabs(r) < 0x1p15f &&
+                             (BitCast<uint32_t>(r) & low_bits) == boundary;
+    if (xf - d != tf || d + tf != xf || !on_boundary || std::fma(factor, d, -r) == 0) continue;
+    operands[kSelf][at] = x, operands[kTarget][at] = t, operands[kGradOutput][at] = g;
+    at += 61;
+  }
+}
+
 TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
   const int64_t count = kReductionBlock;
   const TileData data = MakeTileData(count, family());
@@ -219,8 +260,15 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
         Narrow16(rng, count, 0.0f, 1.0f, type), Narrow16(rng, count, 0.0f, 4.0f, type),
         Narrow16(rng, count, 0.0f, 4.0f, type), Narrow16(rng, count, -2.0f, 2.0f, type)};
   };
-  const std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
-                                                            narrow_of(FloatType::kBFloat16)};
+  std::array<std::vector<uint16_t>, kOut> narrow[] = {narrow_of(h),
+                                                      narrow_of(FloatType::kBFloat16)};
+  if (family() == LossFamily::kMseLoss) {
+    for (auto& operands : narrow) {
+      const FloatType type = &operands == &narrow[0] ? h : FloatType::kBFloat16;
+      PlantMseBoundaryCases(type, h, operands, 3);
+      PlantMseBoundaryCases(type, FloatType::kBFloat16, operands, 33);
+    }
+  }
   const auto x16 = Narrow(data.x, FloatType::kFloat16);
   const auto t16 = Narrow(data.t, FloatType::kBFloat16);
   for (int64_t target : SupportedTargets()) {
@@ -257,7 +305,8 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
           Compare(fp32_unweighted, n, out, false, at + " fp32 unweighted", divisor);
           Compare(mixed_unweighted, n, out, divisor == 1, at + " mixed unweighted", divisor);
         }
-        if (out == FloatType::kFloat32) continue;
+        // The MSE family's fp32 lanes store 16-bit operands' results in fp32 too.
+        if (out == FloatType::kFloat32 && family() != LossFamily::kMseLoss) continue;
         // Every operand fp16, or every one bf16 (with a result of the same type: a tile of one
         // type throughout, Uniform), and the same without weights.
         for (int k = 0; k < 2; ++k) {
@@ -268,7 +317,8 @@ TEST_P(TileEquality, EveryTargetMatchesScalarBitwise) {
           }
           TileInputs unweighted = half;
           unweighted.operand[kWeight] = unweighted.operand[kPosWeight] = {};
-          for (const int64_t divisor : {3, 4}) {
+          // A divisor of 1 with nothing summed: the MSE family's fp32 lanes.
+          for (const int64_t divisor : {1, 3, 4}) {
             const std::string at = tag + " divisor=" + std::to_string(divisor) + " " +
                                    (k == 0 ? "fp16" : "bf16") + " operands";
             Compare(half, n, out, divisor != 4, at, divisor);
@@ -295,11 +345,14 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 0),
                       std::tuple(LossFamily::kKlDiv, LossKind::kLoss, 1),
                       std::tuple(LossFamily::kKlDiv, LossKind::kGradSelf, 1),
-                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 1)));
+                      std::tuple(LossFamily::kKlDiv, LossKind::kGradTarget, 1),
+                      std::tuple(LossFamily::kMseLoss, LossKind::kLoss, 0),
+                      std::tuple(LossFamily::kMseLoss, LossKind::kGradSelf, 0)));
 
 // A flat problem over `count` elements whose inputs are the vectors in `slots`.
-LossProblem FlatProblem(LossKind kind, Reduction reduction, int64_t count) {
+LossProblem FlatProblem(LossFamily family, LossKind kind, Reduction reduction, int64_t count) {
   LossProblem problem;
+  problem.family = family;
   problem.kind = kind;
   problem.rank = 1;
   problem.shape[0] = count;
@@ -327,9 +380,10 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
   std::vector<double> workspace(ReductionWorkspaceBytesFor(count) / sizeof(double));
   cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
   const int original = pool.threads();
-  for (LossKind kind : {LossKind::kLoss}) {  // the gradients never reduce
+  for (LossFamily family : {LossFamily::kBceWithLogits, LossFamily::kMseLoss}) {
+    const LossKind kind = LossKind::kLoss;  // the gradients never reduce
     for (Reduction reduction : {Reduction::kMean, Reduction::kSum}) {
-      const LossProblem problem = FlatProblem(kind, reduction, count);
+      const LossProblem problem = FlatProblem(family, kind, reduction, count);
       ASSERT_LE(kCpuLossKernels.workspace_bytes(problem), workspace.size() * sizeof(double));
       uint32_t reference = 0;
       for (int threads : {1, 2, 3, 8}) {
@@ -338,7 +392,7 @@ TEST(RunBceDeterminism, ReductionsAreBitwiseEqualForAnyThreadCount) {
           kCpuLossKernels.run(problem, {addresses, workspace.data(), nullptr});
           const uint32_t bits = BitCast<uint32_t>(out);
           if (threads == 1 && repeat == 0) reference = bits;
-          EXPECT_EQ(bits, reference) << "kind " << static_cast<int>(kind) << " reduction "
+          EXPECT_EQ(bits, reference) << "family " << static_cast<int>(family) << " reduction "
                                      << static_cast<int>(reduction) << " threads " << threads;
         }
       }

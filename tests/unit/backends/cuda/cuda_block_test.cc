@@ -135,7 +135,9 @@ std::vector<float> LogTargets(std::mt19937& rng, int64_t count, bool finite) {
   return values;
 }
 
-enum class Layout { kContiguous, kTransposedSelf, kStridedOut };
+// kColumnSums: a mean or sum of each column into out [cols] (aclnnMseLossOut's reduction over
+// dimension 0): segments of kRows elements, the summed dimension innermost, as the plans order it.
+enum class Layout { kContiguous, kTransposedSelf, kStridedOut, kColumnSums };
 
 struct Case {
   LossFamily family;
@@ -159,12 +161,15 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   const bool finite = c.reduction != Reduction::kNone;
   const bool probabilities = c.family == LossFamily::kBinaryCrossEntropy;
   const bool kl_div = c.family == LossFamily::kKlDiv;
-  const bool weighted = c.family != LossFamily::kL1Loss && !kl_div && !c.unweighted;
+  const bool mse = c.family == LossFamily::kMseLoss;  // a target of any sign and size
+  const bool weighted = c.family != LossFamily::kL1Loss && !kl_div && !mse && !c.unweighted;
   const std::vector<uint32_t> self = Storage(
       probabilities ? Values(rng, kCount, 0, 1, finite) : Values(rng, kCount, -40, 40, finite),
       c.type);
-  const std::vector<uint32_t> target = Storage(
-      c.variant != 0 ? LogTargets(rng, kCount, finite) : Values(rng, kCount, 0, 1, finite), c.type);
+  const std::vector<uint32_t> target = Storage(c.variant != 0 ? LogTargets(rng, kCount, finite)
+                                               : mse          ? Values(rng, kCount, -40, 40, finite)
+                                                              : Values(rng, kCount, 0, 1, finite),
+                                               c.type);
   const std::vector<uint32_t> weight = Storage({0.75f}, c.type);
   const std::vector<uint32_t> pos_weight = Storage(Values(rng, kCols, 0, 3, finite), c.type);
   const std::vector<uint32_t> grad = Storage(Values(rng, kCount, -2, 2, finite), c.type);
@@ -192,6 +197,14 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   const int64_t column_major[] = {1, kRows};
   const int64_t broadcast_rows[] = {0, 1};
   const int64_t summed_columns[] = {1, 0};  // out [rows]: each element sums its row
+  const bool columns = c.layout == Layout::kColumnSums;
+  if (columns) {  // [cols, rows], the rows summed: each column a segment
+    problem.shape[0] = kCols;
+    problem.shape[1] = kRows;
+    problem.segment = kRows;
+    problem.parameters = DividedBy(c.reduction == Reduction::kMean ? kRows : 1);
+  }
+  const int64_t by_columns[] = {1, kCols};  // row-major storage walked column by column
   const int64_t* strides[kOperandCount] = {
       c.layout == Layout::kTransposedSelf ? column_major : row_major,
       row_major,
@@ -214,17 +227,16 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
       for (int d = 0; d < 2; ++d) operand.strides[d] = out_strides[d];
       continue;
     }
-    if (which == kOut && summed_back) {
+    if (which == kOut && (summed_back || columns)) {
       for (int d = 0; d < 2; ++d) operand.strides[d] = summed_columns[d];
       continue;
     }
-    if (which == kOut && c.reduction != Reduction::kNone) {
+    if (which == kOut && c.reduction != Reduction::kNone && !columns) {
       operand.offset = 3;  // one element, reached through the offset alone
       continue;
     }
-    for (int d = 0; d < 2 && strides[which] != nullptr; ++d) {
-      operand.strides[d] = strides[which][d];
-    }
+    const int64_t* layout = !columns ? strides[which] : which == kOut ? summed_columns : by_columns;
+    for (int d = 0; d < 2 && layout != nullptr; ++d) operand.strides[d] = layout[d];
   }
   std::vector<uint32_t> cpu_out(kCount, 0), cuda_out(kCount, 0);
   std::vector<uint32_t> cpu_gradient(kCount, 0), cuda_gradient(kCount, 0);
@@ -261,7 +273,7 @@ TEST_P(CudaStepsMatchCpu, BitForBit) {
   // The result is rounded to fp32 or narrower, which would hide most fp64 order differences:
   // the blocks' fp64 partials (sums and bounds) themselves must agree.
   const size_t partial_words = 2 * static_cast<size_t>(ReductionBlocks(kCount));
-  for (size_t word = 0; word < partial_words && c.reduction != Reduction::kNone; ++word) {
+  for (size_t word = 0; word < partial_words && problem.Total(); ++word) {
     const double cpu = cpu_partials[word], device = cuda_partials[word];
     if (std::isnan(cpu) && std::isnan(device)) continue;  // a bound over a non-finite input
     ASSERT_EQ(BitCast<uint64_t>(device), BitCast<uint64_t>(cpu)) << "word " << word;
@@ -305,6 +317,15 @@ std::vector<Case> AllCases() {
               cases.push_back(
                   {LossFamily::kL1Loss, kind, reduction, type, layout, false, true, 0, divisor});
             }
+          }
+          // The MSE family (no weights): its loss and self gradient; MseLossOut's column sums.
+          if (kind != LossKind::kGradTarget) {
+            cases.push_back({LossFamily::kMseLoss, kind, reduction, type, layout, false, true});
+          }
+          if (kind == LossKind::kLoss && reduction != Reduction::kNone &&
+              layout == Layout::kContiguous) {
+            cases.push_back(
+                {LossFamily::kMseLoss, kind, reduction, type, Layout::kColumnSums, false, true});
           }
         }
       }

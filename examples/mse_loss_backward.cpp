@@ -1,0 +1,122 @@
+// aclnnMseLossBackward as CANN's sample calls it: gradOutput = self = [2,2] 0, 1, 2, 3, target = 1,
+// reduction mean. Builds unchanged against CANN or OpenACLNN.
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+
+#define CHECK_RET(cond, return_expr) \
+  do {                               \
+    if (!(cond)) {                   \
+      return_expr;                   \
+    }                                \
+  } while (0)
+
+#define LOG_PRINT(message, ...)     \
+  do {                              \
+    printf(message, ##__VA_ARGS__); \
+  } while (0)
+
+// A contiguous fp32 tensor: its device block and the aclTensor describing it.
+struct Fp32Tensor {
+  void* deviceAddr = nullptr;
+  aclTensor* tensor = nullptr;
+};
+
+int64_t ElementCount(const std::vector<int64_t>& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
+}
+
+int SetUp(int32_t deviceId, aclrtStream* stream) {
+  auto ret = aclInit(nullptr);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtSetDevice(deviceId);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtCreateStream(stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret);
+            return ret);
+  return ACL_SUCCESS;
+}
+
+// Copies `values` to a new device block and describes it as an ND tensor of `shape`.
+int MakeTensor(const std::vector<float>& values, const std::vector<int64_t>& shape,
+               Fp32Tensor* made) {
+  const size_t bytes = values.size() * sizeof(float);
+  auto ret = aclrtMalloc(&made->deviceAddr, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtMemcpy(made->deviceAddr, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  made->tensor = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, strides.data(), 0,
+                                 ACL_FORMAT_ND, shape.data(), shape.size(), made->deviceAddr);
+  return ACL_SUCCESS;
+}
+
+void Release(Fp32Tensor* tensor) {
+  aclDestroyTensor(tensor->tensor);
+  aclrtFree(tensor->deviceAddr);
+}
+
+int main() {
+  const int32_t deviceId = 0;
+  aclrtStream stream = nullptr;
+  auto ret = SetUp(deviceId, &stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("SetUp failed. ERROR: %d\n", ret); return ret);
+
+  const std::vector<int64_t> shape = {2, 2};
+  Fp32Tensor gradOutput, self, target, out;
+  ret = MakeTensor({0, 1, 2, 3}, shape, &gradOutput);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor({0, 1, 2, 3}, shape, &self);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor({1, 1, 1, 1}, shape, &target);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = MakeTensor(std::vector<float>(ElementCount(shape), 0.0f), shape, &out);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  const int64_t reduction = 1;  // mean
+
+  // Phase 1: the checks, the plan and the workspace it needs.
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ret = aclnnMseLossBackwardGetWorkspaceSize(gradOutput.tensor, self.tensor, target.tensor,
+                                             reduction, out.tensor, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("aclnnMseLossBackwardGetWorkspaceSize failed. ERROR: %d\n[ERROR msg]%s", ret,
+                      aclGetRecentErrMsg());
+            return ret);
+  void* workspaceAddr = nullptr;
+  if (workspaceSize > 0) {
+    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret);
+              return ret);
+  }
+  // Phase 2: queue the computation on the stream, then wait for it.
+  ret = aclnnMseLossBackward(workspaceAddr, workspaceSize, executor, stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnMseLossBackward failed. ERROR: %d\n", ret);
+            return ret);
+  ret = aclrtSynchronizeStream(stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret);
+            return ret);
+
+  const int64_t resultCount = ElementCount(shape);
+  std::vector<float> result(resultCount, 0.0f);
+  ret = aclrtMemcpy(result.data(), resultCount * sizeof(float), out.deviceAddr,
+                    resultCount * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
+            return ret);
+  for (int64_t i = 0; i < resultCount; i++) {
+    LOG_PRINT("result[%ld] is: %f\n", static_cast<long>(i), result[i]);
+  }
+
+  for (Fp32Tensor* tensor : {&gradOutput, &self, &target, &out}) Release(tensor);
+  if (workspaceSize > 0) aclrtFree(workspaceAddr);
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(deviceId);
+  aclFinalize();
+  return 0;
+}
