@@ -396,8 +396,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
     Example::
 
-        >>> openaclnn.huber_loss(np.float32([0.5, 3]), np.float32([0, 0]), reduction="none")
-        array([0.125, 2.5  ], dtype=float32)
+        >>> x = np.float32([0.5, 3])
+        >>> openaclnn.huber_loss(x, np.zeros_like(x), reduction="none", delta=2.0)
+        array([0.125, 4.   ], dtype=float32)
     """
     input, target = _natives(input, target)
     _warn_if_sizes_differ(input, target)

@@ -91,13 +91,7 @@ def mse_loss(
     reduce: Optional[bool] = ...,
     reduction: Reduction = ...,
 ) -> _Result: ...
-def l1_loss(
-    input: _Operand,
-    target: _Operand,
-    size_average: Optional[bool] = ...,
-    reduce: Optional[bool] = ...,
-    reduction: Reduction = ...,
-) -> _Result: ...
+l1_loss = mse_loss  # the same signature
 def smooth_l1_loss(
     input: _Operand,
     target: _Operand,
@@ -112,13 +106,7 @@ def huber_loss(
     reduction: Reduction = ...,
     delta: float = ...,
 ) -> _Result: ...
-def soft_margin_loss(
-    input: _Operand,
-    target: _Operand,
-    size_average: Optional[bool] = ...,
-    reduce: Optional[bool] = ...,
-    reduction: Reduction = ...,
-) -> _Result: ...
+soft_margin_loss = mse_loss  # the same signature
 def kl_div(
     input: _Operand,
     target: _Operand,

@@ -53,5 +53,8 @@ def each(*extra):
     return [loss.param(*values) for loss in LOSSES for values in itertools.product(*extra)]
 
 
-def each_reduction():
-    return [loss.param(r) for loss in LOSSES for r in loss.reductions]
+def each_reduction(*extra):
+    """pytest params: every loss and each of its reductions (times the values of `extra`)."""
+    import itertools
+    return [loss.param(r, *values) for loss in LOSSES for r in loss.reductions
+            for values in itertools.product(*extra)]

@@ -20,6 +20,9 @@ SHAPES = [((4, 5), (4, 5)), ((4, 5), (5,)), ((4, 1), (1, 5)), ((), ())]
 
 
 def operands(loss, x_shape, t_shape, dtype, seed=0):
+    """x and t of these shapes (swapped for soft_margin_loss where t would grow the result)."""
+    if loss.name == "soft_margin_loss" and not soft_margin_shapes(x_shape, t_shape):
+        x_shape, t_shape = t_shape, x_shape
     gen = torch.Generator().manual_seed(seed)
     x = rand(gen, x_shape, -4, 4, dtype)
     if loss.name == "kl_div":
@@ -41,15 +44,9 @@ def soft_margin_shapes(x_shape, t_shape):
     return len(t_shape) <= len(x_shape) and np.broadcast_shapes(x_shape, t_shape) == x_shape
 
 
-@pytest.mark.parametrize("loss, reduction, dtype, shapes",
-                         each([(r) for r in ("none", "mean", "sum", "batchmean")], DTYPES, SHAPES))
+@pytest.mark.parametrize("loss, reduction, dtype, shapes", each_reduction(DTYPES, SHAPES))
 def test_values_are_the_reference_rounded_once(loss, reduction, dtype, shapes):
-    if reduction not in loss.reductions:
-        pytest.skip("not a reduction of this loss")
-    x_shape, t_shape = shapes
-    if loss.name == "soft_margin_loss" and not soft_margin_shapes(x_shape, t_shape):
-        x_shape, t_shape = t_shape, x_shape
-    x, t = operands(loss, x_shape, t_shape, dtype)
+    x, t = operands(loss, *shapes, dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = loss.ours(x, t, reduction=reduction, **loss.kwargs)
@@ -230,7 +227,7 @@ def test_modules_are_the_functions(loss):
     criterion = module(reduction=reduction, **kwargs)
     assert isinstance(criterion, torch.nn.Module)
     theirs = getattr(torch.nn, loss.module)(reduction=reduction, **kwargs)
-    assert criterion.extra_repr() == theirs.extra_repr() or True
+    assert criterion.reduction == theirs.reduction
     x, t = operands(loss, (3, 4), (3, 4), torch.float32)
     assert torch.equal(criterion(x, t), loss.ours(x, t, reduction=reduction, **kwargs))
     with pytest.raises(openaclnn.ArgumentError):
@@ -270,15 +267,9 @@ def reference_grads(loss, x, t, reduction, g):
     return torch.autograd.grad(out, wanted, wide(g))
 
 
-@pytest.mark.parametrize("loss, reduction, dtype, shapes",
-                         each(("none", "mean", "sum", "batchmean"), DTYPES, SHAPES[:3]))
+@pytest.mark.parametrize("loss, reduction, dtype, shapes", each_reduction(DTYPES, SHAPES[:3]))
 def test_gradients_against_float64_autograd(loss, reduction, dtype, shapes):
-    if reduction not in loss.reductions:
-        pytest.skip("not a reduction of this loss")
-    x_shape, t_shape = shapes
-    if loss.name == "soft_margin_loss" and not soft_margin_shapes(x_shape, t_shape):
-        x_shape, t_shape = t_shape, x_shape
-    x, t = operands(loss, x_shape, t_shape, dtype, seed=3)
+    x, t = operands(loss, *shapes, dtype, seed=3)
     x.requires_grad_()
     t.requires_grad_(loss.target_grad)
     with warnings.catch_warnings():
