@@ -33,10 +33,12 @@ Example::
 ``python -m openaclnn`` prints the version, the library's path, SIMD target and thread count.
 """
 import sys
+import warnings
+from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._error import DtypeError, Error, ShapeError
+from ._error import ArgumentError, DtypeError, Error, ShapeError
 from ._version import __version__
 from . import _binding
 
@@ -50,12 +52,29 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
     "BCELoss",
+    "mse_loss",
+    "MSELoss",
+    "l1_loss",
+    "L1Loss",
+    "smooth_l1_loss",
+    "SmoothL1Loss",
+    "huber_loss",
+    "HuberLoss",
+    "soft_margin_loss",
+    "SoftMarginLoss",
+    "kl_div",
+    "KLDivLoss",
     "Error",
     "ShapeError",
     "DtypeError",
+    "ArgumentError",
 ]
 
+_MODULES = ("BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+            "SoftMarginLoss", "KLDivLoss")
+
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_KL_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2, "batchmean": 3}
 # aclnn's status for an invalid parameter, used for what the binding rejects itself.
 _PARAM_INVALID = 161002
 
@@ -232,12 +251,353 @@ def binary_cross_entropy_backward(grad_output, input, target, weight=None, reduc
                                    weight)
 
 
+# ---------------------------------------------------------------------------------------------
+# The element-wise losses of x (input) and t (target), each over the broadcast shape B of x and
+# t: torch.nn.functional's functions, computed by the library (every value, mean and sum the
+# exact one rounded once).
+
+class _Loss(NamedTuple):
+    """One element-wise loss: torch's name for it and its C APIs (loss, input gradient, target
+    gradient; None: the input gradient's API with input and target swapped, which is the target
+    gradient of a loss of x - t that is even in it)."""
+    name: str
+    loss: str
+    backward: str
+    target_backward: Optional[str]
+    target_differentiable: bool = True
+
+
+_MSE = _Loss("mse_loss", "aclnnMseLoss", "aclnnMseLossBackward", None)
+_L1 = _Loss("l1_loss", "aclnnL1Loss", "aclnnL1LossBackward", None)
+_SMOOTH_L1 = _Loss("smooth_l1_loss", "aclnnSmoothL1Loss", "aclnnSmoothL1LossBackward", None)
+_HUBER = _Loss("huber_loss", "openaclnnHuberLoss", "openaclnnHuberLossBackward", None)
+_SOFT_MARGIN = _Loss("soft_margin_loss", "aclnnSoftMarginLoss", "aclnnSoftMarginLossBackward",
+                     None, target_differentiable=False)
+_KL_DIV = _Loss("kl_div", "aclnnKlDiv", "aclnnKlDivBackward", "aclnnKlDivTargetBackward")
+
+_SHAPES_ARGUMENTS = """
+    Args:
+        input: x, any shape (rank <= 8).
+        target: t, a shape that broadcasts with input's (torch warns, and so does this,
+            where it is not input's shape).
+        size_average, reduce: torch's deprecated pair; when either is given it sets the
+            reduction (with torch's warning).
+        reduction: "none" (input's and target's broadcast shape), "mean" or "sum" (0-d)."""
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The mean squared error, as torch.nn.functional.mse_loss: ``l = (x - t)^2`` element-wise
+    over the broadcast of input and target, then reduced; each value, and a mean's or sum's
+    total, the exact one rounded once.
+    {shapes}
+
+    Returns:
+        The loss, of input's kind (NumPy or torch; bfloat16 results are torch tensors), in the
+        dtype torch promotes input's and target's to (float32, float16 or bfloat16; bfloat16
+        too, which torch 1.13's CPU kernel lacks). With torch tensors that require grad it is
+        differentiable with respect to input (the library's MseLossBackward, summed back to
+        input's shape where it was broadcast) and target (the same with the two swapped), twice
+        (``create_graph=True``) as torch's is.
+
+    Raises:
+        ShapeError: shapes that do not broadcast (also a ValueError).
+        DtypeError: integer, float64 or complex operands (a TypeError; torch raises too).
+        ArgumentError: an unknown reduction (a ValueError, as torch's).
+
+    Example::
+
+        >>> float(openaclnn.mse_loss(np.float32([1, 2]), np.float32([0, 0])))
+        2.5
+    """
+    input, target = _natives(input, target)
+    _warn_if_sizes_differ(input, target)
+    code = _legacy_reduction(size_average, reduce, reduction)
+    return _elementwise(_MSE, input, target, code, ())
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The mean absolute error, as torch.nn.functional.l1_loss: ``l = |x - t|`` element-wise
+    over the broadcast of input and target, then reduced; each value, and a mean's or sum's
+    total, the exact one rounded once.
+    {shapes}
+
+    Returns:
+        The loss, of input's kind, in the dtype torch promotes input's and target's to: float32,
+        float16, bfloat16, or int64 (two's-complement, wrapping as torch's: "none" and "sum"
+        only, as in torch). With torch tensors that require grad it is differentiable with
+        respect to input (the library's L1LossBackward, ``g sign(x - t)``, summed back to
+        input's shape where it was broadcast) and target (the same with the two swapped), twice
+        as torch's is (the second derivatives are 0).
+
+    Raises:
+        ShapeError: shapes that do not broadcast.
+        DtypeError: integers with reduction "mean" (torch raises too), integer operands that do
+            not promote to int64 or a float (int32 with int32: torch computes those), float64.
+        ArgumentError: an unknown reduction.
+
+    Example::
+
+        >>> openaclnn.l1_loss(np.int64([5, -3]), np.int64([1, 1]), reduction="none")
+        array([4, 4])
+    """
+    input, target = _natives(input, target)
+    _warn_if_sizes_differ(input, target)
+    code = _legacy_reduction(size_average, reduce, reduction)
+    return _elementwise(_L1, input, target, code, ())
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """The smooth L1 loss, as torch.nn.functional.smooth_l1_loss: with d = x - t,
+    ``l = 0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``|d|`` for
+    beta = 0), element-wise over the broadcast of input and target, then reduced; each value
+    and total the exact one rounded once.
+    {shapes}
+        beta: the threshold, >= 0, taken as float32 (as the C API's float).
+
+    Returns:
+        The loss, of input's kind, in the promoted dtype (float32, float16, bfloat16).
+        Differentiable with respect to input (the library's SmoothL1LossBackward, summed back to
+        input's shape where it was broadcast) and target (the same with the two swapped), twice
+        as torch's is.
+
+    Raises:
+        Error: a negative beta (a RuntimeError, as torch's).
+        ShapeError, DtypeError, ArgumentError: as for :func:`mse_loss`.
+
+    Example::
+
+        >>> openaclnn.smooth_l1_loss(np.float32([0.5, 3]), np.float32([0, 0]), reduction="none")
+        array([0.125, 2.5  ], dtype=float32)
+    """
+    input, target = _natives(input, target)
+    _warn_if_sizes_differ(input, target)
+    code = _legacy_reduction(size_average, reduce, reduction)
+    return _elementwise(_SMOOTH_L1, input, target, code, (float(beta),))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """The Huber loss, as torch.nn.functional.huber_loss: with d = x - t, ``l = 0.5 d^2`` where
+    ``|d| < delta``, else ``delta (|d| - 0.5 delta)``, element-wise over the broadcast of input
+    and target, then reduced; each value and total the exact one rounded once.
+
+    Args:
+        input, target: as for :func:`mse_loss`.
+        reduction: "none", "mean" or "sum".
+        delta: the threshold, > 0 (a double, as the C API takes it).
+
+    Returns:
+        The loss, of input's kind, in the promoted dtype. Differentiable with respect to input
+        (the library's HuberLossBackward, summed back to input's shape where it was broadcast)
+        and target (the same with the two swapped), twice as torch's is.
+
+    Raises:
+        Error: delta <= 0 or NaN (a RuntimeError, as torch's).
+        ShapeError, DtypeError, ArgumentError: as for :func:`mse_loss`.
+
+    Example::
+
+        >>> x = np.float32([0.5, 3])
+        >>> openaclnn.huber_loss(x, np.zeros_like(x), reduction="none", delta=2.0)
+        array([0.125, 4.   ], dtype=float32)
+    """
+    input, target = _natives(input, target)
+    _warn_if_sizes_differ(input, target)
+    return _elementwise(_HUBER, input, target, _reduction_code(reduction), (float(delta),))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The soft margin loss, as torch.nn.functional.soft_margin_loss: ``l = log(1 + exp(-t x))``
+    element-wise, then reduced; each value and total the exact one rounded once (so finite
+    where torch's literal formula overflows to inf, e.g. 100 for x = -100, t = 1).
+
+    Args:
+        input: x, any shape (rank <= 8).
+        target: t (any real numbers, usually +-1), a shape that broadcasts into input's: a
+            target that would grow the result is refused, as torch refuses it.
+        size_average, reduce: torch's deprecated pair (see :func:`mse_loss`).
+        reduction: "none" (input's shape), "mean" or "sum" (0-d).
+
+    Returns:
+        The loss, of input's kind, in the promoted dtype (float16 too, which torch 1.13's CPU
+        kernel lacks). Differentiable with respect to input (the library's
+        SoftMarginLossBackward, summed back where input was broadcast), twice as torch's is; a
+        target that requires grad raises Error (a RuntimeError), as torch.
+
+    Raises:
+        ShapeError: a target that does not broadcast into input's shape.
+        Error: a target that requires grad (with grad mode on).
+        DtypeError, ArgumentError: as for :func:`mse_loss`.
+
+    Example::
+
+        >>> float(openaclnn.soft_margin_loss(np.float32([-100]), np.float32([1])))
+        100.0
+    """
+    input, target = _natives(input, target)
+    shape = _broadcast_shape(input.shape, target.shape)
+    if shape != tuple(input.shape):
+        raise ShapeError(_PARAM_INVALID, f"output with shape {list(input.shape)} doesn't match "
+                         f"the broadcast shape {list(shape)}")
+    code = _legacy_reduction(size_average, reduce, reduction)
+    return _elementwise(_SOFT_MARGIN, input, target, code, ())
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """The Kullback-Leibler divergence, as torch.nn.functional.kl_div: of log-probabilities x
+    from probabilities t, ``l = t (log t - x)`` (0 where t = 0, NaN where t < 0), or from
+    log-probabilities t (``log_target=True``), ``l = exp(t) (t - x)``; element-wise over the
+    broadcast of input and target, then reduced; each value and total the exact one rounded
+    once.
+
+    Args:
+        input: x, any shape (rank <= 8).
+        target: t, a shape that broadcasts with input's (either way, as torch, without a
+            warning).
+        size_average, reduce: torch's deprecated pair (see :func:`mse_loss`).
+        reduction: "none", "mean" (the sum over the element count; torch's warning that
+            "batchmean" is the divergence), "batchmean" (the sum over input's first dimension,
+            1 for a 0-d input) or "sum".
+        log_target: whether target holds log-probabilities.
+
+    Returns:
+        The loss, of input's kind, in the promoted dtype (float32, float16, bfloat16).
+        Differentiable with respect to input (the library's KlDivBackward, summed to input's
+        shape by the library) and target (KlDivTargetBackward: ``log t + 1 - x``, or
+        ``exp(t) (t - x + 1)``), twice as torch's is.
+
+    Raises:
+        ShapeError, DtypeError (integers, as torch refuses them), ArgumentError: as for
+        :func:`mse_loss`.
+
+    Example::
+
+        >>> p = np.float32([0.25, 0.75])
+        >>> float(openaclnn.kl_div(np.log(np.float32([0.5, 0.5])), p, reduction="sum"))
+        0.13081203401088715
+    """
+    if size_average is not None or reduce is not None:
+        code = _legacy_reduction(size_average, reduce, reduction)
+    else:
+        code = _reduction_code(reduction, _KL_REDUCTIONS)
+        if code == 1:
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
+                          "the support size.'batchmean' divides only by the batch size, and "
+                          "aligns with the KL div math definition.'mean' will be changed to "
+                          "behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+    return _elementwise(_KL_DIV, input, target, code, (1.0 if log_target else 0.0,))
+
+
+for _function in (mse_loss, l1_loss, smooth_l1_loss):
+    _function.__doc__ = _function.__doc__.replace("    {shapes}", _SHAPES_ARGUMENTS[1:])
+del _function
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    """torch's reading of the deprecated size_average and reduce (either given: they decide,
+    with torch's warning), else of reduction."""
+    if size_average is None and reduce is None:
+        return _reduction_code(reduction)
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", stacklevel=3)
+    return _REDUCTIONS[reduction]
+
+
+def _warn_if_sizes_differ(input, target):
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def _elementwise(loss, input, target, code, attributes):
+    if (not loss.target_differentiable and getattr(target, "requires_grad", False)
+            and sys.modules["torch"].is_grad_enabled()):
+        raise Error(_PARAM_INVALID, f"The function '{loss.name}' is not differentiable with "
+                    "respect to argument 'target'. This input cannot have requires_grad True.")
+    if _needs_autograd(input, target):
+        from ._torch import elementwise_with_autograd
+        return elementwise_with_autograd(loss, input, target, code, attributes)
+    return _elementwise_loss(loss, code, attributes, *_natives(input, target))
+
+
+def _elementwise_loss(loss, code, attributes, x, t):
+    """The loss into a new result of x's kind, in the promoted dtype: B's shape for none, 0-d
+    for a reduction."""
+    shape = _broadcast_shape(x.shape, t.shape) if code == 0 else ()
+    out = _empty(x, shape, _promoted(x, t))
+    _binding.run(loss.loss, (x, t, out), code, attributes)
+    return out
+
+
+def _broadcast_shape(*shapes):
+    try:
+        return tuple(np.broadcast_shapes(*(tuple(shape) for shape in shapes)))
+    except ValueError:
+        raise ShapeError(_PARAM_INVALID, "shapes " + ", ".join(str(list(s)) for s in shapes) +
+                         " cannot broadcast (right-aligned, each pair of dimensions equal or "
+                         "one of them 1)") from None
+
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _promoted(*operands):
+    """The dtype name torch promotes the operands' dtypes to (as torch.promote_types: a float
+    wins over integers and bool, float16 with bfloat16 is float32; NumPy's rules for integers,
+    which are torch's)."""
+    names = [_dtype_name(a) for a in operands]
+    result = names[0]
+    for name in names[1:]:
+        if name == result:
+            continue
+        if result in _FLOATS and name in _FLOATS:
+            pair = {result, name}
+            result = ("float32" if pair == {"float16", "bfloat16"}
+                      else max(pair, key=_FLOATS.index))
+        elif name in _FLOATS:
+            result = name
+        elif result not in _FLOATS:
+            try:
+                result = np.promote_types(result, name).name
+            except TypeError:
+                pass  # complex and the like: the library names the dtype it refuses
+    return result
+
+
+def _empty(input, shape, name):
+    """An uninitialised result of input's kind, dtype `name` and `shape` (bfloat16: torch)."""
+    tensor = _torch_tensor_type()
+    if tensor is None or not isinstance(input, tensor):
+        try:
+            return np.empty(shape, dtype=np.dtype(name))
+        except TypeError:
+            pass  # NumPy has no bfloat16: such results are torch tensors
+    import torch
+    dtype = getattr(torch, name, None)
+    if not isinstance(dtype, torch.dtype):
+        raise DtypeError(_PARAM_INVALID, f"the operands promote to {name}, which torch lacks")
+    return torch.empty(shape, dtype=dtype)
+
+
 def __getattr__(name):
     # The nn.Modules need torch; NumPy users never pay for importing it.
-    if name in ("BCEWithLogitsLoss", "BCELoss"):
+    if name in _MODULES:
         from . import _torch
         return getattr(_torch, name)
     raise AttributeError(f"module 'openaclnn' has no attribute {name!r}")
+
+
+def __dir__():
+    # The API and the module's dunder names only: no imported modules (np, sys), submodules
+    # (_binding, _torch) or helpers.
+    return sorted(set(__all__) | {name for name in globals()
+                                  if name.startswith("__") and name.endswith("__")})
 
 
 def _gradient(run, grad_output, input, target, weight, pos_weight, reduction):
@@ -262,11 +622,18 @@ def _probabilities_gradient(code, grad_output, input, target, weight):
     return out
 
 
-def _reduction_code(reduction):
-    code = _REDUCTIONS.get(reduction)
+def _reduction_code(reduction, codes=_REDUCTIONS):
+    """aclnn's code of a reduction string; torch's deprecated 'elementwise_mean' is 'mean' with
+    torch's warning; anything else raises ArgumentError (a ValueError, as torch's)."""
+    code = codes.get(reduction)
     if code is None:
-        raise Error(_PARAM_INVALID,
-                    f"reduction must be 'none', 'mean' or 'sum', not {reduction!r}")
+        if reduction == "elementwise_mean":
+            warnings.warn("reduction='elementwise_mean' is deprecated, please use "
+                          "reduction='mean' instead.", stacklevel=3)
+            return 1
+        names = ", ".join(repr(name) for name in codes)
+        raise ArgumentError(_PARAM_INVALID,
+                            f"reduction must be one of {names}, not {reduction!r}")
     return code
 
 

@@ -5,6 +5,7 @@ from typing import Any, Literal, Optional, Tuple
 __version__: str
 
 Reduction = Literal["none", "mean", "sum"]
+KlReduction = Literal["none", "mean", "sum", "batchmean"]
 _Operand = Any  # np.ndarray | torch.Tensor | a __dlpack__ producer
 _Result = Any  # np.ndarray, or torch.Tensor for torch inputs and bfloat16 results
 
@@ -16,6 +17,7 @@ class Error(RuntimeError):
 
 class ShapeError(Error, ValueError): ...
 class DtypeError(Error, TypeError): ...
+class ArgumentError(Error, ValueError): ...
 
 def binary_cross_entropy_with_logits(
     input: _Operand,
@@ -78,6 +80,86 @@ class BCEWithLogitsLoss:  # a torch.nn.Module (torch is imported on first use)
         weight: Optional[Any] = ...,
         reduction: Reduction = ...,
         pos_weight: Optional[Any] = ...,
+    ) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+def mse_loss(
+    input: _Operand,
+    target: _Operand,
+    size_average: Optional[bool] = ...,
+    reduce: Optional[bool] = ...,
+    reduction: Reduction = ...,
+) -> _Result: ...
+l1_loss = mse_loss  # the same signature
+def smooth_l1_loss(
+    input: _Operand,
+    target: _Operand,
+    size_average: Optional[bool] = ...,
+    reduce: Optional[bool] = ...,
+    reduction: Reduction = ...,
+    beta: float = ...,
+) -> _Result: ...
+def huber_loss(
+    input: _Operand,
+    target: _Operand,
+    reduction: Reduction = ...,
+    delta: float = ...,
+) -> _Result: ...
+soft_margin_loss = mse_loss  # the same signature
+def kl_div(
+    input: _Operand,
+    target: _Operand,
+    size_average: Optional[bool] = ...,
+    reduce: Optional[bool] = ...,
+    reduction: KlReduction = ...,
+    log_target: bool = ...,
+) -> _Result: ...
+
+class MSELoss:  # a torch.nn.Module (torch is imported on first use)
+    reduction: Reduction
+    def __init__(
+        self,
+        size_average: Optional[bool] = ...,
+        reduce: Optional[bool] = ...,
+        reduction: Reduction = ...,
+    ) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+class L1Loss(MSELoss): ...  # torch.nn.L1Loss's signature
+
+class SmoothL1Loss:  # a torch.nn.Module
+    reduction: Reduction
+    beta: float
+    def __init__(
+        self,
+        size_average: Optional[bool] = ...,
+        reduce: Optional[bool] = ...,
+        reduction: Reduction = ...,
+        beta: float = ...,
+    ) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+class HuberLoss:  # a torch.nn.Module
+    reduction: Reduction
+    delta: float
+    def __init__(self, reduction: Reduction = ..., delta: float = ...) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+class SoftMarginLoss(MSELoss): ...  # torch.nn.SoftMarginLoss's signature
+
+class KLDivLoss:  # a torch.nn.Module
+    reduction: KlReduction
+    log_target: bool
+    def __init__(
+        self,
+        size_average: Optional[bool] = ...,
+        reduce: Optional[bool] = ...,
+        reduction: KlReduction = ...,
+        log_target: bool = ...,
     ) -> None: ...
     def forward(self, input: Any, target: Any) -> Any: ...
     def __call__(self, input: Any, target: Any) -> Any: ...

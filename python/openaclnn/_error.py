@@ -34,8 +34,13 @@ class DtypeError(Error, TypeError):
     """A dtype the ops do not take, or operands whose dtypes differ (TypeError, as for a type)."""
 
 
+class ArgumentError(Error, ValueError):
+    """An argument value the functions do not take: an unknown reduction string (torch raises
+    ValueError for it)."""
+
+
 # Shown (and pickled, e.g. from DataLoader workers) as openaclnn.Error etc., where users find them.
-for _kind in (Error, ShapeError, DtypeError):
+for _kind in (Error, ShapeError, DtypeError, ArgumentError):
     _kind.__module__ = "openaclnn"
 
 

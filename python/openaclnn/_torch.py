@@ -1,10 +1,12 @@
 """PyTorch integration: the autograd functions and the nn.Modules (imported on first use)."""
+import math
 from typing import Callable, NamedTuple
 
 import torch
 
 from . import _binding
 from . import _gradient_of_code, _natives, _probabilities_gradient, _reduction_code, _result
+from . import (_KL_REDUCTIONS, _REDUCTIONS, _elementwise_loss, _legacy_reduction, _promoted)
 from ._error import Error
 
 
@@ -314,3 +316,272 @@ class BCEWithLogitsLoss(torch.nn.Module):
         from . import binary_cross_entropy_with_logits
         return binary_cross_entropy_with_logits(input, target, self.weight, self.pos_weight,
                                                 self.reduction)
+
+
+# ---------------------------------------------------------------------------------------------
+# The element-wise losses (mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
+# kl_div): one autograd function for all, their gradients the library's.
+
+class _Elementwise(torch.autograd.Function):
+    """An element-wise loss, differentiable for input and target (where torch 1.13 is). The
+    gradients are the library's (under create_graph=True through _Gradient, whose own
+    derivatives are those of _elementwise_expression)."""
+
+    @staticmethod
+    def forward(ctx, loss, params, input, target):
+        code, attributes = params
+        result = _elementwise_loss(loss, code, attributes, input, target)
+        ctx.save_for_backward(input, target)
+        ctx.loss, ctx.params = loss, params
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        operands = ctx.saved_tensors
+        gradients = []
+        for which, need in ((_INPUT, ctx.needs_input_grad[2]), (_TARGET,
+                                                                 ctx.needs_input_grad[3])):
+            gradient = _elementwise_gradient(ctx.loss, which) if need else None
+            if gradient is None:
+                gradients.append(None)
+            elif torch.is_grad_enabled():  # create_graph=True
+                gradients.append(_Gradient.apply(gradient, ctx.params, grad_output, *operands))
+            else:
+                gradients.append(gradient.library(ctx.params, grad_output, *operands))
+        return (None, None, *gradients)
+
+
+def elementwise_with_autograd(loss, input, target, code, attributes):
+    if not isinstance(target, torch.Tensor):
+        target = torch.as_tensor(target)  # a NumPy target: a view of its memory
+    return _Elementwise.apply(loss, (code, attributes), input, target)
+
+
+_ELEMENTWISE_GRADIENTS = {}
+
+
+def _elementwise_gradient(loss, which):
+    """The _LibraryGradient of `loss` for input or target."""
+    key = (loss.name, which)
+    if key not in _ELEMENTWISE_GRADIENTS:
+        _ELEMENTWISE_GRADIENTS[key] = _LibraryGradient(
+            lambda params, *operands: _elementwise_library_gradient(loss, which, params,
+                                                                    *operands),
+            lambda params, *operands: _elementwise_expression(loss, which, params, *operands))
+    return _ELEMENTWISE_GRADIENTS[key]
+
+
+def _elementwise_library_gradient(loss, which, params, grad_output, x, t):
+    """d loss / d x (or d t) times grad_output, by the library, in that operand's shape and
+    dtype. KL divergence's APIs sum back into it themselves; the others' Backward (with x and t
+    swapped for the target) has the broadcast shape of the three: where that is larger, it is
+    computed in float32 and summed in float64 (the one place with a second rounding)."""
+    code, attributes = params
+    wrt = x if which == _INPUT else t
+    if loss.target_backward is not None:  # the KL divergence
+        api = loss.backward if which == _INPUT else loss.target_backward
+        out = wrt.new_empty(wrt.shape)
+        _binding.run(api, (grad_output, x, t, out), code, attributes)
+        return out
+    if which == _TARGET:
+        x, t = t, x
+    shape = torch.broadcast_shapes(grad_output.shape, x.shape, t.shape)
+    if shape == x.shape:
+        out = x.new_empty(shape)
+    else:
+        out = x.new_empty(shape, dtype=torch.float32)
+    operands = (grad_output, x, t)
+    if loss.name == "mse_loss":  # its Backward takes one dtype: the promoted one, exactly
+        dtype = getattr(torch, _promoted(*operands))
+        operands = tuple(a.to(dtype) for a in operands)
+    _binding.run(loss.backward, operands + (out,), code, attributes)
+    if shape == x.shape:
+        return out
+    return out.double().sum_to_size(x.shape).to(x.dtype)
+
+
+def _elementwise_expression(loss, which, params, grad_output, x, t):
+    """The same gradient as a torch expression (for its own derivatives): torch's formulas, in
+    float32 for float16 and bfloat16 operands, summed to the operand's shape and cast to its
+    dtype."""
+    code, attributes = params
+    wrt = x if which == _INPUT else t
+    shape = torch.broadcast_shapes(x.shape, t.shape)
+    g, xx, tt = _float32(grad_output, x, t)
+    if loss.name == "kl_div":
+        if attributes[0]:  # log_target
+            gradient = -torch.exp(tt) if which == _INPUT else torch.exp(tt) * (tt - xx + 1)
+        else:
+            gradient = -tt if which == _INPUT else torch.log(tt) + 1 - xx
+    elif loss.name == "soft_margin_loss":
+        gradient = -tt * torch.sigmoid(-tt * xx)
+    else:
+        d = xx - tt if which == _INPUT else tt - xx
+        if loss.name == "mse_loss":
+            gradient = 2 * d
+        elif loss.name == "l1_loss" or (loss.name == "smooth_l1_loss" and attributes[0] == 0):
+            gradient = torch.sign(d)
+        elif loss.name == "smooth_l1_loss":
+            gradient = torch.clamp(d / attributes[0], -1, 1)
+        else:  # huber_loss
+            gradient = torch.clamp(d, -attributes[0], attributes[0])
+    gradient = gradient * g
+    if code == 1:
+        gradient = gradient / math.prod(shape)
+    elif code == 3:
+        gradient = gradient / (x.shape[0] if x.dim() else 1)
+    return gradient.expand(torch.broadcast_shapes(gradient.shape, shape)).sum_to_size(
+        wrt.shape).to(wrt.dtype)
+
+
+class _Loss(torch.nn.Module):
+    """The modules' base, as torch.nn.modules.loss._Loss: the deprecated size_average and
+    reduce, when given, set reduction (with torch's warning); an unknown reduction raises
+    ArgumentError here, at construction."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", reductions=None):
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            code = _legacy_reduction(size_average, reduce, reduction)
+            reduction = ("none", "mean", "sum")[code]
+        else:
+            _reduction_code(reduction, reductions or _REDUCTIONS)
+        self.reduction = reduction
+
+
+class MSELoss(_Loss):
+    """torch.nn.MSELoss computed by OpenACLNN: calling it is :func:`openaclnn.mse_loss`.
+
+    Args:
+        size_average, reduce: torch's deprecated pair.
+        reduction: "none", "mean" (default) or "sum".
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> openaclnn.MSELoss()(x, torch.zeros(2)).backward()
+        >>> x.grad
+        tensor([1., 2.])
+    """
+
+    def forward(self, input, target):
+        from . import mse_loss
+        return mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """torch.nn.L1Loss computed by OpenACLNN: calling it is :func:`openaclnn.l1_loss`.
+
+    Args:
+        size_average, reduce: torch's deprecated pair.
+        reduction: "none", "mean" (default) or "sum".
+
+    Example::
+
+        >>> x = torch.tensor([1.0, -2.0], requires_grad=True)
+        >>> openaclnn.L1Loss(reduction="sum")(x, torch.zeros(2)).backward()
+        >>> x.grad
+        tensor([ 1., -1.])
+    """
+
+    def forward(self, input, target):
+        from . import l1_loss
+        return l1_loss(input, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """torch.nn.SmoothL1Loss computed by OpenACLNN: calling it is
+    :func:`openaclnn.smooth_l1_loss`.
+
+    Args:
+        size_average, reduce: torch's deprecated pair.
+        reduction: "none", "mean" (default) or "sum".
+        beta: the threshold between the quadratic and the linear part, >= 0.
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 3.0], requires_grad=True)
+        >>> openaclnn.SmoothL1Loss(reduction="sum")(x, torch.zeros(2)).backward()
+        >>> x.grad
+        tensor([0.5000, 1.0000])
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        from . import smooth_l1_loss
+        return smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """torch.nn.HuberLoss computed by OpenACLNN: calling it is :func:`openaclnn.huber_loss`.
+
+    Args:
+        reduction: "none", "mean" (default) or "sum".
+        delta: the threshold between the quadratic and the linear part, > 0.
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 3.0], requires_grad=True)
+        >>> openaclnn.HuberLoss(reduction="sum", delta=2.0)(x, torch.zeros(2)).backward()
+        >>> x.grad
+        tensor([0.5000, 2.0000])
+    """
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        from . import huber_loss
+        return huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SoftMarginLoss(_Loss):
+    """torch.nn.SoftMarginLoss computed by OpenACLNN: calling it is
+    :func:`openaclnn.soft_margin_loss`.
+
+    Args:
+        size_average, reduce: torch's deprecated pair.
+        reduction: "none", "mean" (default) or "sum".
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 0.0], requires_grad=True)
+        >>> openaclnn.SoftMarginLoss(reduction="sum")(x, torch.tensor([1.0, -1.0])).backward()
+        >>> x.grad
+        tensor([-0.5000,  0.5000])
+    """
+
+    def forward(self, input, target):
+        from . import soft_margin_loss
+        return soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class KLDivLoss(_Loss):
+    """torch.nn.KLDivLoss computed by OpenACLNN: calling it is :func:`openaclnn.kl_div`.
+
+    Args:
+        size_average, reduce: torch's deprecated pair.
+        reduction: "none", "mean" (default, with torch's warning when called), "batchmean" or
+            "sum".
+        log_target: whether the target holds log-probabilities.
+
+    Example::
+
+        >>> x = torch.log(torch.tensor([[0.5, 0.5]])).requires_grad_()
+        >>> criterion = openaclnn.KLDivLoss(reduction="batchmean")
+        >>> criterion(x, torch.tensor([[0.25, 0.75]])).backward()
+        >>> x.grad
+        tensor([[-0.2500, -0.7500]])
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction, _KL_REDUCTIONS)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        from . import kl_div
+        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -350,7 +350,8 @@ class Operand {
 
   [[noreturn]] aclDataType Unsupported(const std::string& what) const {
     Fail(kParamInvalid, std::string(name_) + " has an unsupported dtype (" + what +
-                            "); the ops take float32, float16 and bfloat16");
+                            "); the ops take float32, float16, bfloat16 and the integer dtypes "
+                            "their C APIs list");
   }
 
   const char* name_;
@@ -461,13 +462,17 @@ const openaclnnOpDescriptor& OpNamed(const char* api) {
 }
 
 // Both phases of one op on this thread's stream, then a synchronisation. Called without the GIL.
-void Launch(const openaclnnOpDescriptor& op, Tensors operands, int64_t reduction) {
+// `attributes`: the op's scalar attributes in API order (op.attributeCount of them), or empty
+// for their defaults.
+void Launch(const openaclnnOpDescriptor& op, Tensors operands, int64_t reduction,
+            const std::vector<double>& attributes) {
   ThreadRuntime& runtime = ThisThread();
   const aclrtStream stream = runtime.stream();
   uint64_t bytes = 0;
   aclOpExecutor* executor = nullptr;
-  if (const aclnnStatus status =
-          op.getWorkspaceSize(operands.data(), reduction, nullptr, &bytes, &executor)) {
+  if (const aclnnStatus status = op.getWorkspaceSize(
+          operands.data(), reduction, attributes.empty() ? nullptr : attributes.data(), &bytes,
+          &executor)) {
     Fail(status, RecentMessage());
   }
   void* workspace = runtime.workspace().Reserve(bytes);
@@ -484,10 +489,14 @@ TensorHandle Create(const Operand& operand) {
 }
 
 // Runs `op` on `inputs` (None for an absent optional operand) writing into `outputs`, both in
-// the op's API order.
+// the op's API order, with its attributes (empty: their defaults).
 void Run(const openaclnnOpDescriptor& op, const py::tuple& inputs, int64_t reduction,
          const py::tuple& outputs, const std::vector<const char*>& input_names,
-         const std::vector<const char*>& output_names) {
+         const std::vector<const char*>& output_names, const std::vector<double>& attributes = {}) {
+  if (!attributes.empty() && attributes.size() != op.attributeCount) {
+    throw py::value_error(std::string(op.api) + " takes " + std::to_string(op.attributeCount) +
+                          " attributes");
+  }
   std::vector<std::unique_ptr<Operand>> in_operands(inputs.size());
   std::vector<std::unique_ptr<Operand>> out_operands(outputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -512,7 +521,7 @@ void Run(const openaclnnOpDescriptor& op, const py::tuple& inputs, int64_t reduc
   if (operands.size() != op.operandCount) {
     throw std::logic_error(std::string(op.api) + ": the binding passes another operand count");
   }
-  Launch(op, std::move(operands), reduction);
+  Launch(op, std::move(operands), reduction, attributes);
 }
 
 // Python users get a rejected call's reason in the exception, not also as a log line on stderr.
@@ -580,16 +589,26 @@ PYBIND11_MODULE(_binding, m) {
                                      py::arg("optional") = operand.optional != 0,
                                      py::arg("output") = operand.output != 0));
           }
-          ops.append(py::dict(
-              py::arg("api") = op.api, py::arg("family") = static_cast<int>(op.family),
-              py::arg("kind") = static_cast<int>(op.kind), py::arg("operands") = operands));
+          py::list attributes;
+          for (size_t k = 0; k < op.attributeCount; ++k) {
+            const openaclnnAttribute& attribute = op.attributes[k];
+            attributes.append(py::dict(py::arg("name") = attribute.name,
+                                       py::arg("type") = static_cast<int>(attribute.type),
+                                       py::arg("default") = attribute.defaultValue));
+          }
+          ops.append(py::dict(py::arg("api") = op.api,
+                              py::arg("family") = static_cast<int>(op.family),
+                              py::arg("kind") = static_cast<int>(op.kind),
+                              py::arg("operands") = operands, py::arg("attributes") = attributes));
         }
         return ops;
       },
-      "The library's op table: per op its API name, family, kind and operands in API order");
+      "The library's op table: per op its API name, family, kind, operands in API order and "
+      "scalar attributes in API order");
   m.def(
       "run",
-      [](const std::string& api, const py::tuple& operands, int64_t reduction) {
+      [](const std::string& api, const py::tuple& operands, int64_t reduction,
+         const std::vector<double>& attributes) {
         const openaclnnOpDescriptor& op = OpNamed(api.c_str());
         if (operands.size() != op.operandCount) {
           throw py::value_error(api + " takes " + std::to_string(op.operandCount) + " operands");
@@ -601,9 +620,13 @@ PYBIND11_MODULE(_binding, m) {
           (output ? outputs : inputs).append(operands[k]);
           (output ? output_names : input_names).push_back(op.operands[k].name);
         }
-        Run(op, py::tuple(inputs), reduction, py::tuple(outputs), input_names, output_names);
+        Run(op, py::tuple(inputs), reduction, py::tuple(outputs), input_names, output_names,
+            attributes);
       },
-      "Both phases of the op named `api` on its operands in API order (None: absent)");
+      py::arg("api"), py::arg("operands"), py::arg("reduction"),
+      py::arg("attributes") = std::vector<double>{},
+      "Both phases of the op named `api` on its operands in API order (None: absent), with its "
+      "scalar attributes in API order (empty: their defaults; bools as 0 or 1)");
   m.def(
       "forward",
       [](py::handle self, py::handle target, py::handle weight, py::handle pos_weight,

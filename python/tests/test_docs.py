@@ -11,13 +11,30 @@ import torch
 
 import openaclnn
 import openaclnn._torch
+from elementwise_helpers import AVAILABLE, LOSSES
+
+
+# The examples of a function or module whose C API this library lacks yet (the element-wise
+# families land one at a time) are skipped, by name.
+MISSING = {name for loss in LOSSES if loss.api not in AVAILABLE
+           for name in (loss.name, loss.module)}
 
 
 @pytest.mark.parametrize("module", [openaclnn, openaclnn._torch], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     globs = {"np": np, "torch": torch, "openaclnn": openaclnn}
-    failed, attempted = doctest.testmod(module, globs=globs, report=True)
-    assert attempted > 0 and failed == 0, f"{failed} of {attempted} examples failed"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    attempted = 0
+    for test in doctest.DocTestFinder().find(module, globs=globs):
+        if test.name.rsplit(".", 1)[-1] in MISSING:
+            continue
+        failed, tried = runner.run(test)
+        attempted += tried
+        assert failed == 0, f"{test.name}: {failed} of {tried} examples failed"
+    assert attempted > 0
+    if MISSING:
+        pytest.skip("examples not run (their C APIs are not in this library yet): " +
+                    ", ".join(sorted(MISSING)))
 
 
 def test_every_public_name_has_a_docstring():

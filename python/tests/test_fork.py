@@ -82,6 +82,53 @@ print("fork under load ok")
 """
 
 
+# Per element-wise loss: DataLoader workers forked after the parent computed it (with a large
+# operand, so the library's threads ran) give the parent's bits for every reduction.
+ELEMENTWISE_DATALOADER = """
+import multiprocessing, sys, warnings, torch, openaclnn
+warnings.simplefilter("ignore")
+name, kwargs = sys.argv[1], eval(sys.argv[2])
+loss = getattr(openaclnn, name)
+
+class Losses(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        g = torch.Generator().manual_seed(i)
+        x = torch.rand(1 << 17, generator=g) - 2
+        t = torch.rand(1 << 17, generator=g).sign() if name == "soft_margin_loss" else \\
+            torch.rand(1 << 17, generator=g)
+        return torch.stack([loss(x, t, reduction="none", **kwargs).sum().double(),
+                            loss(x, t, reduction="sum", **kwargs).double()])
+
+data = Losses()
+in_parent = [data[i] for i in range(len(data))]
+loader = torch.utils.data.DataLoader(data, batch_size=None, num_workers=2,
+                                     multiprocessing_context=multiprocessing.get_context("fork"))
+in_workers = list(loader)
+assert all(torch.equal(a, b) for a, b in zip(in_workers, in_parent)), "workers' bits differ"
+print("dataloader ok")
+"""
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("mse_loss", "{}"), ("l1_loss", "{}"), ("smooth_l1_loss", "{'beta': 0.5}"),
+    ("huber_loss", "{'delta': 0.5}"), ("soft_margin_loss", "{}"),
+    ("kl_div", "{'log_target': False}")])
+def test_forked_dataloader_workers_per_elementwise_loss(name, kwargs):
+    from elementwise_helpers import AVAILABLE, LOSSES
+    api = next(loss.api for loss in LOSSES if loss.name == name)
+    if api not in AVAILABLE:
+        pytest.skip(f"{api} is not in this library yet")
+    try:
+        done = subprocess.run([sys.executable, "-c", ELEMENTWISE_DATALOADER, name, kwargs],
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung: no result in {TIMEOUT} s")
+    assert done.returncode == 0, done.stderr
+    assert "dataloader ok" in done.stdout
+
+
 @pytest.mark.parametrize("script, says", [(FORK, "fork ok"), (DATALOADER, "dataloader ok"),
                                           (FORK_UNDER_LOAD, "fork under load ok")],
                          ids=["os.fork", "DataLoader", "os.fork while threads call"])
