@@ -82,7 +82,7 @@ __device__ inline void EvaluateFour(const DeviceLaunch& launch, int64_t first) {
   }
   WriteFour(launch, first, values);
   if (kKind == LossKind::kLoss && cuda::Fused(launch)) {
-    for (int j = 0; j < kVector; ++j) cuda::WriteGradientAt(launch, first + j);
+    for (int j = 0; j < kVector; ++j) cuda::WriteGradientAt<Family>(launch, first + j);
   }
 }
 
@@ -95,8 +95,10 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
       EvaluateFour<Family, kKind>(launch, first);
     } else {
       for (int64_t i = first; i < launch.count; ++i) {
-        cuda::WriteAt(launch, i, cuda::EvaluateAt(launch, i));
-        if (kKind == LossKind::kLoss && cuda::Fused(launch)) cuda::WriteGradientAt(launch, i);
+        cuda::WriteAt(launch, i, cuda::EvaluateAt<Family>(launch, i));
+        if (kKind == LossKind::kLoss && cuda::Fused(launch)) {
+          cuda::WriteGradientAt<Family>(launch, i);
+        }
       }
     }
   }
@@ -104,10 +106,12 @@ __global__ void __launch_bounds__(kThreads) ElementwiseKernel(const DeviceLaunch
 
 // The exact pass's terms of block `block`, by thread 0: an ExactSum of its own, added into the
 // workspace's (exact, so the blocks may add in any order).
+template <class Family>
 __device__ inline void ExactBlock(const DeviceLaunch& launch, int64_t block) {
   if (threadIdx.x != 0) return;
   math::exact::ExactSum sum;
-  cuda::AddExactTerms(launch, block * kReductionBlock, cuda::BlockLength(launch, block), sum);
+  cuda::AddExactTerms<Family>(launch, block * kReductionBlock, cuda::BlockLength(launch, block),
+                              sum);
   sum.AtomicAddTo(launch.workspace.exact);
 }
 
@@ -125,6 +129,7 @@ __device__ inline double FoldedLaneSums(const double* values, int length) {
 // k + kThreads, ... (fp64 terms in the second pass, ReductionPass::kFp64Terms); the terms and
 // then their bounds go through shared memory, where kBlockLanes threads sum one lane each in
 // index order, and thread 0 folds the lanes as reduction.h says.
+template <class Family>
 __device__ inline void BlockPartial(const DeviceLaunch& launch, int64_t block, bool fp64_terms) {
   constexpr int kPerThread = kReductionBlock / kThreads;
   __shared__ double values[kReductionBlock];  // the terms, then their bounds: 32 KiB
@@ -134,10 +139,10 @@ __device__ inline void BlockPartial(const DeviceLaunch& launch, int64_t block, b
   for (int k = 0; k < kPerThread; ++k) {
     const int i = static_cast<int>(threadIdx.x) + k * kThreads;
     if (i >= length) break;
-    const Partial term = cuda::TermAt(launch, begin + i, fp64_terms);
+    const Partial term = cuda::TermAt<Family>(launch, begin + i, fp64_terms);
     values[i] = term.sum;
     bounds[k] = term.bound;
-    if (!fp64_terms && cuda::Fused(launch)) cuda::WriteGradientAt(launch, begin + i);
+    if (!fp64_terms && cuda::Fused(launch)) cuda::WriteGradientAt<Family>(launch, begin + i);
   }
   __syncthreads();
   const double sum = FoldedLaneSums(values, length);
@@ -161,44 +166,48 @@ __device__ inline bool NextPassIs(const DeviceLaunch& launch, ReductionPass pass
 // One thread block per reduction block. The second pass (`fp64_terms`) runs only where
 // FinishReduction asked for it. A one-block problem (N <= 4096) finishes here, every pass
 // included: fewer kernel launches for small calls.
+template <class Family>
 __global__ void __launch_bounds__(kThreads)
     BlockPartialsKernel(const DeviceLaunch launch, bool fp64_terms) {
   if (fp64_terms && !NextPassIs(launch, ReductionPass::kFp64Terms)) return;
-  BlockPartial(launch, blockIdx.x, fp64_terms);
+  BlockPartial<Family>(launch, blockIdx.x, fp64_terms);
   if (gridDim.x != 1 || fp64_terms) return;
-  if (threadIdx.x == 0) cuda::FinishReduction(launch, false);
+  if (threadIdx.x == 0) cuda::FinishReduction<Family>(launch, false);
   __syncthreads();
   if (NextPassIs(launch, ReductionPass::kFp64Terms)) {
-    BlockPartial(launch, 0, true);
-    if (threadIdx.x == 0) cuda::FinishReduction(launch, true);
+    BlockPartial<Family>(launch, 0, true);
+    if (threadIdx.x == 0) cuda::FinishReduction<Family>(launch, true);
     __syncthreads();
   }
   if (!NextPassIs(launch, ReductionPass::kExact)) return;
-  ExactBlock(launch, 0);
+  ExactBlock<Family>(launch, 0);
   __syncthreads();
-  if (threadIdx.x == 0) cuda::FinishExactReduction(launch);
+  if (threadIdx.x == 0) cuda::FinishExactReduction<Family>(launch);
 }
 
 // The combine after the first pass, and after the second where it ran.
+template <class Family>
 __global__ void FinishReductionKernel(const DeviceLaunch launch, bool fp64_terms) {
   if (fp64_terms && !NextPassIs(launch, ReductionPass::kFp64Terms)) return;
-  cuda::FinishReduction(launch, fp64_terms);
+  cuda::FinishReduction<Family>(launch, fp64_terms);
 }
 
 // The exact pass over every block, where FinishReduction asked for it (rarely: it returns at
 // once otherwise).
+template <class Family>
 __global__ void ExactPartialsKernel(const DeviceLaunch launch) {
   if (!NextPassIs(launch, ReductionPass::kExact)) return;
-  ExactBlock(launch, blockIdx.x);
+  ExactBlock<Family>(launch, blockIdx.x);
 }
 
 // Output elements that each sum a segment (a reduction into a smaller shape): one thread each.
+template <class Family>
 __global__ void __launch_bounds__(kThreads) SegmentsKernel(const DeviceLaunch launch) {
   const int64_t outputs = launch.count / launch.segment;
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < outputs;
        i += step) {
-    cuda::SegmentAt(launch, i);
+    cuda::SegmentAt<Family>(launch, i);
   }
 }
 
@@ -226,7 +235,10 @@ __global__ void FinishIntegerKernel(const DeviceLaunch launch) {
                        static_cast<int64_t>(*launch.workspace.integer_total));
 }
 
-__global__ void FinishExactKernel(const DeviceLaunch launch) { cuda::FinishExactReduction(launch); }
+template <class Family>
+__global__ void FinishExactKernel(const DeviceLaunch launch) {
+  cuda::FinishExactReduction<Family>(launch);
+}
 
 __global__ void __launch_bounds__(kThreads) FillKernel(const cuda::DeviceFill fill) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -283,21 +295,24 @@ const char* RunCuda(const LossProblem& problem, const LaunchContext& context) {
     LaunchElementwise(launch, stream);
     return LaunchStatus();
   }
-  if (!problem.Total()) {
-    SegmentsKernel<<<GridFor(problem.count / problem.segment), kThreads, 0, stream>>>(launch);
-    return LaunchStatus();
-  }
-  const int64_t blocks = ReductionBlocks(problem.count);
-  BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, false);
-  if (blocks > 1) {
-    FinishReductionKernel<<<1, 1, 0, stream>>>(launch, false);
-    if (cuda::SumsFp32Terms(launch)) {  // the fp64 pass, which returns at once where not asked for
-      BlockPartialsKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch, true);
-      FinishReductionKernel<<<1, 1, 0, stream>>>(launch, true);
+  WithFamily(problem.family, [&](auto family) {
+    using Family = decltype(family);
+    if (!problem.Total()) {
+      SegmentsKernel<Family>
+          <<<GridFor(problem.count / problem.segment), kThreads, 0, stream>>>(launch);
+      return;
     }
-    ExactPartialsKernel<<<static_cast<unsigned>(blocks), 1, 0, stream>>>(launch);
-    FinishExactKernel<<<1, 1, 0, stream>>>(launch);
-  }
+    const auto blocks = static_cast<unsigned>(ReductionBlocks(problem.count));
+    BlockPartialsKernel<Family><<<blocks, kThreads, 0, stream>>>(launch, false);
+    if (blocks == 1) return;
+    FinishReductionKernel<Family><<<1, 1, 0, stream>>>(launch, false);
+    if (cuda::SumsFp32Terms<Family>(launch)) {  // the fp64 pass, which returns at once if unasked
+      BlockPartialsKernel<Family><<<blocks, kThreads, 0, stream>>>(launch, true);
+      FinishReductionKernel<Family><<<1, 1, 0, stream>>>(launch, true);
+    }
+    ExactPartialsKernel<Family><<<blocks, 1, 0, stream>>>(launch);
+    FinishExactKernel<Family><<<1, 1, 0, stream>>>(launch);
+  });
   return LaunchStatus();
 }
 

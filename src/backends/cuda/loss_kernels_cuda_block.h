@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/loss_families.h"
 #include "kernels/loss_problem.h"
@@ -121,10 +122,24 @@ OPENACLNN_HOST_DEVICE inline ElementInputs InputsAt(const DeviceLaunch& launch, 
   return in;
 }
 
+// The helpers below take the family as a type: a kernel instantiated for one family holds that
+// family's code alone (the default, AnyFamily, picks the launch's family at run time).
+struct AnyFamily {};
+
+template <class Family, class Function>
+OPENACLNN_HOST_DEVICE decltype(auto) WithLaunchFamily(const DeviceLaunch& launch, Function&& f) {
+  if constexpr (std::is_same_v<Family, AnyFamily>) {
+    return WithFamily(launch.family, f);
+  } else {
+    return f(Family{});
+  }
+}
+
 // The value of flat element `flat`, correctly rounded once to the output's type (as fp32).
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline float EvaluateAt(const DeviceLaunch& launch, int64_t flat) {
   const ElementInputs in = InputsAt(launch, flat);
-  return WithFamily(launch.family, [&](auto family) {
+  return WithLaunchFamily<Family>(launch, [&](auto family) {
     return decltype(family)::Element(launch.kind, launch.parameters, in,
                                      launch.operand[kOut].layout.type);
   });
@@ -137,8 +152,9 @@ OPENACLNN_HOST_DEVICE inline bool Fused(const DeviceLaunch& launch) {
 
 // Whether the launch's mean or sum adds fp32 terms in its first pass (the family's
 // SumsFp32Terms).
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
-  return WithFamily(launch.family, [&](auto family) {
+  return WithLaunchFamily<Family>(launch, [&](auto family) {
     return decltype(family)::SumsFp32Terms(launch.operand[kSelf].layout.type,
                                            launch.operand[kOut].layout.type, Fused(launch),
                                            launch.operand[kGradSelfOut].layout.type);
@@ -147,32 +163,34 @@ OPENACLNN_HOST_DEVICE inline bool SumsFp32Terms(const DeviceLaunch& launch) {
 
 // What a sum adds for flat element `flat`: the family's fp32 term in a first pass that
 // SumsFp32Terms, else its fp64 one.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline Partial TermAt(const DeviceLaunch& launch, int64_t flat,
                                             bool fp64_terms) {
   const ElementInputs in = InputsAt(launch, flat);
   const bool unweighted = launch.operand[kWeight].access == Access::kAbsent &&
                           launch.operand[kPosWeight].access == Access::kAbsent;
-  const bool fp32_terms = !fp64_terms && SumsFp32Terms(launch);
-  const ElementEstimate term = WithFamily(launch.family, [&](auto family) {
+  const bool fp32_terms = !fp64_terms && SumsFp32Terms<Family>(launch);
+  const ElementEstimate term = WithLaunchFamily<Family>(launch, [&](auto family) {
     return decltype(family)::Term(launch.kind, launch.parameters, in, fp32_terms, unweighted);
   });
   return {term.value, term.bound};
 }
 
 // The exact pass's term for flat element `flat`, added to `sum`.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void AddExactTermAt(const DeviceLaunch& launch, int64_t flat,
                                                  math::exact::ExactSum& sum) {
   const ElementInputs in = InputsAt(launch, flat);
-  WithFamily(launch.family, [&](auto family) {
+  WithLaunchFamily<Family>(launch, [&](auto family) {
     decltype(family)::AddExactTerm(launch.kind, launch.parameters, in, sum);
   });
 }
 
 // The exact divisor of a sum: the family's common denominator times the problem's divisor.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline math::exact::ExactDivisor ExactDivisorOf(const DeviceLaunch& launch) {
-  const double denominator = WithFamily(launch.family, [&](auto family) {
-    return decltype(family)::TermDenominator(launch.parameters);
-  });
+  const double denominator = WithLaunchFamily<Family>(
+      launch, [&](auto family) { return decltype(family)::TermDenominator(launch.parameters); });
   return math::exact::DivisorOf(denominator, launch.parameters.divisor);
 }
 
@@ -184,9 +202,10 @@ OPENACLNN_HOST_DEVICE inline void WriteAt(const DeviceLaunch& launch, int64_t fl
 
 // The fused pass's second result at flat element `flat`: the self gradient (of the problem's
 // gradOutput, divided by its divisor), bitwise what kind kGradSelf gives, stored to kGradSelfOut.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void WriteGradientAt(const DeviceLaunch& launch, int64_t flat) {
   const ElementInputs in = InputsAt(launch, flat);
-  const float value = WithFamily(launch.family, [&](auto family) {
+  const float value = WithLaunchFamily<Family>(launch, [&](auto family) {
     return decltype(family)::Element(LossKind::kGradSelf, launch.parameters, in,
                                      launch.operand[kGradSelfOut].layout.type);
   });
@@ -202,9 +221,10 @@ OPENACLNN_HOST_DEVICE inline double LaneSum(const double* values, int count, int
 }
 
 // The exact terms of flat elements [begin, begin + count) added to `sum`.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void AddExactTerms(const DeviceLaunch& launch, int64_t begin,
                                                 int64_t count, math::exact::ExactSum& sum) {
-  for (int64_t i = 0; i < count; ++i) AddExactTermAt(launch, begin + i, sum);
+  for (int64_t i = 0; i < count; ++i) AddExactTermAt<Family>(launch, begin + i, sum);
 }
 
 // The elements block `block` holds (the last block may be short).
@@ -232,34 +252,38 @@ OPENACLNN_HOST_DEVICE inline void StoreRounded(void* base, const StridedOperand&
 // The blocks' partials (of fp64 terms, or of the first pass's) combined in block order, divided,
 // stored once rounded where that rounding is certain; else the workspace's next_pass word asks
 // for the next pass (ReductionPass), and before the exact pass its ExactSum is cleared.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void FinishReduction(const DeviceLaunch& launch, bool fp64_terms) {
   const DeviceOperand& out = launch.operand[kOut];
   double total = 0.0;
   const bool settled =
       SettleReduction(launch.workspace.partials, ReductionBlocks(launch.count),
                       launch.parameters.divisor, out.layout.type, TermError(launch.family), &total);
-  const ReductionPass next = NextReductionPass(settled, !fp64_terms && SumsFp32Terms(launch));
+  const ReductionPass next =
+      NextReductionPass(settled, !fp64_terms && SumsFp32Terms<Family>(launch));
   *launch.workspace.next_pass = next;
   if (next == ReductionPass::kExact) *launch.workspace.exact = math::exact::ExactSum();
   if (settled) StoreRounded(out.base, out.layout, out.layout.offset, total);
 }
 
 // The exact pass's rounding and store, where FinishReduction asked for it.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void FinishExactReduction(const DeviceLaunch& launch) {
   if (*launch.workspace.next_pass != ReductionPass::kExact) return;
   const DeviceOperand& out = launch.operand[kOut];
   StoreRounded(out.base, out.layout, out.layout.offset,
-               math::exact::RoundedQuotient(*launch.workspace.exact, ExactDivisorOf(launch),
+               math::exact::RoundedQuotient(*launch.workspace.exact, ExactDivisorOf<Family>(launch),
                                             out.layout.type));
 }
 
 // The sum of `count` flat elements from `begin` (at most a block) in the block order: its terms
 // (fp64 ones in the fp64 pass) into kBlockLanes lanes, folded.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline Partial RunPartial(const DeviceLaunch& launch, int64_t begin,
                                                 int64_t count, bool fp64_terms) {
   Partial lanes[kBlockLanes];
   for (int64_t i = 0; i < count; ++i) {
-    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + TermAt(launch, begin + i, fp64_terms);
+    lanes[i % kBlockLanes] = lanes[i % kBlockLanes] + TermAt<Family>(launch, begin + i, fp64_terms);
   }
   return FoldLanes(lanes);
 }
@@ -267,6 +291,7 @@ OPENACLNN_HOST_DEVICE inline Partial RunPartial(const DeviceLaunch& launch, int6
 // Output element `element` of a launch whose output elements each sum a segment (one GPU thread
 // each): its blocks' partials, their rounding test, the fp64 pass where the first had fp32 terms,
 // and the exact pass, as the CPU's; stored once rounded.
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline void SegmentAt(const DeviceLaunch& launch, int64_t element) {
   const int64_t first = element * launch.segment, end = first + launch.segment;
   const DeviceOperand& out = launch.operand[kOut];
@@ -276,26 +301,27 @@ OPENACLNN_HOST_DEVICE inline void SegmentAt(const DeviceLaunch& launch, int64_t 
     PartialsTotal total;
     for (int64_t begin = first; begin < end; begin += kReductionBlock) {
       const int64_t count = end - begin < kReductionBlock ? end - begin : kReductionBlock;
-      total.Add(RunPartial(launch, begin, count, fp64_terms));
+      total.Add(RunPartial<Family>(launch, begin, count, fp64_terms));
     }
     return total.Settle(launch.parameters.divisor, type, term_error, value);
   };
   double value = 0.0;
-  if (!settled(false, &value) && !(SumsFp32Terms(launch) && settled(true, &value))) {
+  if (!settled(false, &value) && !(SumsFp32Terms<Family>(launch) && settled(true, &value))) {
     math::exact::ExactSum sum;
-    AddExactTerms(launch, first, launch.segment, sum);
-    value = math::exact::RoundedQuotient(sum, ExactDivisorOf(launch), type);
+    AddExactTerms<Family>(launch, first, launch.segment, sum);
+    value = math::exact::RoundedQuotient(sum, ExactDivisorOf<Family>(launch), type);
   }
   StoreRounded(out.base, out.layout, ElementAt(launch, kOut, first), value);
 }
 
 // An integer launch's value at flat element `flat` (the family's IntegerElement).
+template <class Family = AnyFamily>
 OPENACLNN_HOST_DEVICE inline int64_t IntegerAt(const DeviceLaunch& launch, int64_t flat) {
   const auto read = [&](int which) {
     const DeviceOperand& operand = launch.operand[which];
     return LoadInteger(operand.base, operand.layout.integer, ElementAt(launch, which, flat));
   };
-  return WithFamily(launch.family, [&](auto family) -> int64_t {
+  return WithLaunchFamily<Family>(launch, [&](auto family) -> int64_t {
     if constexpr (requires { decltype(family)::IntegerElement(int64_t{}, int64_t{}); }) {
       return decltype(family)::IntegerElement(read(kSelf), read(kTarget));
     } else {
