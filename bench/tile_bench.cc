@@ -101,9 +101,9 @@ Inputs MixedInputs(LossFamily family) {
 }
 
 // A family's tile on the best target, or its scalar definition.
-using TileFunction = Partial (*)(LossKind kind, double gradient_scale, const TileInputs& inputs,
-                                 int64_t count, const TileOutput& output, bool sum,
-                                 const TileOutput& gradient);
+using TileFunction = Partial (*)(LossKind kind, const ElementParameters& parameters,
+                                 const TileInputs& inputs, int64_t count, const TileOutput& output,
+                                 bool sum, const TileOutput& gradient);
 TileFunction TileOf(LossFamily family, bool scalar) {
   if (family == LossFamily::kBceWithLogits) return scalar ? EvaluateTileScalar : EvaluateTile;
   return scalar ? EvaluateBinaryCrossEntropyTileScalar : EvaluateBinaryCrossEntropyTile;
@@ -128,7 +128,7 @@ void BM_Tile(benchmark::State& state, LossFamily family, LossKind kind, FloatTyp
   const TileOutput output{sum ? nullptr : out.data(), type};
   const TileFunction tile = TileOf(family, kScalar);
   for (auto _ : state) {
-    const Partial total = tile(kind, 1.0, inputs, kCount, output, sum, {});
+    const Partial total = tile(kind, ElementParameters{}, inputs, kCount, output, sum, {});
     benchmark::DoNotOptimize(total.sum);
     benchmark::ClobberMemory();
   }
