@@ -118,8 +118,8 @@ static_assert(kKlDivCancellingExactError == 0x1p-42);
 // rounding of |ln t| inside the factor 2), and where that interval around it does not round to one
 // value (KlDivRoundedWithin), the numerator is formed again with ln t in triple double
 // (kernels/triple_double.h: LogTriple, within kKlDivLogTripleError of itself; MPFR measures
-// 2^-157.1 at worst), within kKlDivLogTripleError / kKlDivLogCancellation = 2^-90 of the value at the
-// deepest cancellation, and rounded from that. (Means and sums keep the double-double terms.)
+// 2^-157.1 at worst), within kKlDivLogTripleError / kKlDivLogCancellation = 2^-90 of the value at
+// the deepest cancellation, and rounded from that. (Means and sums keep the double-double terms.)
 inline constexpr double kKlDivLogTripleError = 0x1p-147;
 static_assert(kKlDivLogTripleError / kKlDivLogCancellation == 0x1p-90);
 
