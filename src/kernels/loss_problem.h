@@ -73,9 +73,9 @@ struct LossProblem {
   bool Total() const { return Reduces() && segment == count; }
 };
 
-// Up to this many elements a launch is Quick (see Plan): its math takes a few microseconds, about
-// as long as handing it to a stream's worker thread.
-inline constexpr int64_t kQuickElements = kReductionBlock;
+// Up to this many elements a launch is Quick (see Plan): its math takes about as long as handing
+// it to a stream's sleeping worker thread (15-25 us measured: a wake-up and a context switch).
+inline constexpr int64_t kQuickElements = 16 * kReductionBlock;
 
 // The workspace of every backend's reductions (reduction.h: ReductionWorkspace).
 inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {

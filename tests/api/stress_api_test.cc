@@ -21,9 +21,9 @@ struct Job {
   uint32_t seed;
 };
 
-// 4096 is the quick-launch threshold (kQuickElements): at most that runs on the calling thread
+// 65536 is the quick-launch threshold (kQuickElements): at most that runs on the calling thread
 // when its stream is idle.
-constexpr int64_t kSizes[] = {1, 257, 4096, 4097, 20000};
+constexpr int64_t kSizes[] = {1, 257, 4097, 65536, 65537};
 
 std::vector<Job> Jobs(int thread, int per_thread) {
   std::vector<Job> jobs;
