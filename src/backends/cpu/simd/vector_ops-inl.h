@@ -174,6 +174,9 @@ struct Wide64 {
 };
 template <size_t kParts>
 struct WideMask64 {
+  WideMask64() {}
+  template <class... Parts>
+  explicit WideMask64(Parts... parts) : part{parts...} {}
   hn::Mask<D64> part[kParts];
 };
 
@@ -189,7 +192,7 @@ HWY_INLINE Wide64<kParts> EachPart(Op op) {
 template <size_t kParts, class Compare, size_t... kIndex>
 HWY_INLINE WideMask64<kParts> CompareEach(Wide64<kParts> a, Wide64<kParts> b, Compare compare,
                                           std::index_sequence<kIndex...>) {
-  return {{compare(a.part[kIndex], b.part[kIndex])...}};
+  return WideMask64<kParts>(compare(a.part[kIndex], b.part[kIndex])...);
 }
 template <size_t kParts, class Compare>
 HWY_INLINE WideMask64<kParts> CompareParts(Wide64<kParts> a, Wide64<kParts> b, Compare compare) {
