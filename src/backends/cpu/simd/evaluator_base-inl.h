@@ -169,6 +169,29 @@ struct EvaluatorBase {
   }
 };
 
+// At and AtPartial, what the tile loops call, for an evaluator (CRTP: Evaluator derives from this,
+// this from its EvaluatorBase) whose step is Compute(operands, i, results) on its operands loaded
+// whole, or the n < kStep * lanes elements from i with the step's other lanes 0 (kWide: with
+// their fp64 parts).
+template <class Evaluator, class Base, bool kWide = true>
+struct StepsByCompute : Base {
+  template <size_t kStep>
+  StepResults<kStep> At(int64_t i) const {
+    StepResults<kStep> results;
+    Self().template Compute<kStep>(this->template LoadStep<kStep, kWide>(i), i, results);
+    return results;
+  }
+  template <size_t kStep>
+  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
+    StepResults<kStep> results;
+    Self().template Compute<kStep>(this->template LoadPartial<kStep, kWide>(i, n), i, results);
+    return results;
+  }
+
+ private:
+  const Evaluator& Self() const { return static_cast<const Evaluator&>(*this); }
+};
+
 #endif  // HWY_NATIVE_FMA
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

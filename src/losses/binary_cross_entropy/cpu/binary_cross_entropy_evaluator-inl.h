@@ -60,30 +60,15 @@ static_assert(kBinaryCrossEntropy16BitReach >= kBinaryCrossEntropyLossReach &&
 // nor loaded.
 template <LossKind kKind, bool kUnweighted>
 struct BinaryCrossEntropyEvaluator
-    : EvaluatorBase<BinaryCrossEntropyFamily, kKind, false, kUnweighted, Source,
-                    WithoutPosWeight(OperandsReadBy(kKind, false, kUnweighted))> {
+    : StepsByCompute<BinaryCrossEntropyEvaluator<kKind, kUnweighted>,
+                     EvaluatorBase<BinaryCrossEntropyFamily, kKind, false, kUnweighted, Source,
+                                   WithoutPosWeight(OperandsReadBy(kKind, false, kUnweighted))>> {
   using Base = EvaluatorBase<BinaryCrossEntropyFamily, kKind, false, kUnweighted, Source,
                              WithoutPosWeight(OperandsReadBy(kKind, false, kUnweighted))>;
   using SourceT = Source;
   using Base::targets;
   static constexpr SharedType kStoredAs = SharedType::kMixed;
   static constexpr bool kSumsIn32 = false;
-
-  template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep, true> in = this->template LoadStep<kStep, true>(i);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    const Operands<kStep, true> in = this->template LoadPartial<kStep, true>(i, n);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
 
   // The step's results: each settled in its output type, or its lane recomputed by the family's
   // Element (Settle); the sums the estimates and bounds the family's LossTerm adds.

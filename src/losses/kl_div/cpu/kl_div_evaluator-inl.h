@@ -47,7 +47,9 @@ constexpr OperandsRead KlDivReads(LossKind kind) {
 // targets (kKlDivLogTarget): its results stored and/or summed, on operands staged as contiguous
 // fp32 (Source).
 template <LossKind kKind, int kVariant>
-struct KlDivEvaluator : EvaluatorBase<KlDivFamily, kKind, false, true, Source, KlDivReads(kKind)> {
+struct KlDivEvaluator
+    : StepsByCompute<KlDivEvaluator<kKind, kVariant>,
+                     EvaluatorBase<KlDivFamily, kKind, false, true, Source, KlDivReads(kKind)>> {
   using Base = EvaluatorBase<KlDivFamily, kKind, false, true, Source, KlDivReads(kKind)>;
   using SourceT = Source;
   using Base::targets;
@@ -59,22 +61,6 @@ struct KlDivEvaluator : EvaluatorBase<KlDivFamily, kKind, false, true, Source, K
   static constexpr bool kRelative =
       kKind == LossKind::kGradSelf || (kLogTargets && kKind == LossKind::kLoss);
   static constexpr uint64_t kReach = kLogTargets ? kKlDivExpReach : kKlDivProductReach;
-
-  template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep, true> in = this->template LoadStep<kStep, true>(i);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    const Operands<kStep, true> in = this->template LoadPartial<kStep, true>(i, n);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
 
   template <size_t kStep>
   void Compute(const Operands<kStep, true>& in, int64_t i, StepResults<kStep>& results) const {

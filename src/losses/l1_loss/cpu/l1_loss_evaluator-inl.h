@@ -44,8 +44,11 @@ inline V CanonicalNaNs(V v) {
 // without a divisor).
 template <LossKind kKind, bool kWide>
 struct L1LossEvaluator
-    : EvaluatorBase<L1LossFamily, kKind, false, true, NarrowSource<SharedType::kMixed>,
-                    WithoutPosWeight(OperandsReadBy(kKind, false, true))> {
+    : StepsByCompute<
+          L1LossEvaluator<kKind, kWide>,
+          EvaluatorBase<L1LossFamily, kKind, false, true, NarrowSource<SharedType::kMixed>,
+                        WithoutPosWeight(OperandsReadBy(kKind, false, true))>,
+          kWide> {
   using Base = EvaluatorBase<L1LossFamily, kKind, false, true, NarrowSource<SharedType::kMixed>,
                              WithoutPosWeight(OperandsReadBy(kKind, false, true))>;
   using SourceT = NarrowSource<SharedType::kMixed>;
@@ -54,21 +57,7 @@ struct L1LossEvaluator
   static constexpr bool kSumsIn32 = false;
 
   template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    StepResults<kStep> results;
-    Compute<kStep>(this->template LoadStep<kStep, kWide>(i), results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    StepResults<kStep> results;
-    Compute<kStep>(this->template LoadPartial<kStep, kWide>(i, n), results);
-    return results;
-  }
-
-  template <size_t kStep>
-  void Compute(const Operands<kStep, kWide>& in, StepResults<kStep>& results) const {
+  void Compute(const Operands<kStep, kWide>& in, int64_t /*i*/, StepResults<kStep>& results) const {
     using O32 = HwyOpsOf<D>;
     if constexpr (kKind == LossKind::kLoss) {
       // Stored only without a divisor (reduction none): |fl32(x - t)|, no test.

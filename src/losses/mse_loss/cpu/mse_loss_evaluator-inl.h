@@ -49,28 +49,13 @@ static_assert(kMse16BitReach >= kMseElementReach && kMse16BitReach > (uint64_t{1
 // The fp64 evaluator of kStep float vectors at once: kLoss (stored, or summed by a mean or sum)
 // or kGradSelf, on operands staged as contiguous fp32 (Source). No weights: the family has none.
 template <LossKind kKind>
-struct MseLossEvaluator : EvaluatorBase<MseLossFamily, kKind, false, true, Source> {
+struct MseLossEvaluator : StepsByCompute<MseLossEvaluator<kKind>,
+                                         EvaluatorBase<MseLossFamily, kKind, false, true, Source>> {
   using Base = EvaluatorBase<MseLossFamily, kKind, false, true, Source>;
   using SourceT = Source;
   using Base::targets;
   static constexpr SharedType kStoredAs = SharedType::kMixed;
   static constexpr bool kSumsIn32 = false;
-
-  template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep, true> in = this->template LoadStep<kStep, true>(i);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    const Operands<kStep, true> in = this->template LoadPartial<kStep, true>(i, n);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
 
   // The step's results: the terms a mean or sum adds (the family's Term, the same formula, so
   // the same bits as the scalar tile's), and stored values settled in their output type or

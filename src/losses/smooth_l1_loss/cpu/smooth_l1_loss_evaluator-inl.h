@@ -49,8 +49,9 @@ constexpr OperandsRead SmoothL1OperandsReadBy(LossKind kind) {
 // A kind's evaluator of kStep float vectors at once: kLoss (stored and/or summed), kGradSelf or
 // kGradTarget (the self gradient of -g), on operands staged as contiguous fp32 (Source).
 template <LossKind kKind>
-struct SmoothL1Evaluator
-    : EvaluatorBase<SmoothL1LossFamily, kKind, false, true, Source, SmoothL1OperandsReadBy(kKind)> {
+struct SmoothL1Evaluator : StepsByCompute<SmoothL1Evaluator<kKind>,
+                                          EvaluatorBase<SmoothL1LossFamily, kKind, false, true,
+                                                        Source, SmoothL1OperandsReadBy(kKind)>> {
   using Base =
       EvaluatorBase<SmoothL1LossFamily, kKind, false, true, Source, SmoothL1OperandsReadBy(kKind)>;
   using SourceT = Source;
@@ -62,22 +63,6 @@ struct SmoothL1Evaluator
   // The problem's constants: an element's (divided by N) and a mean's or sum's term's.
   math::SmoothL1Constants element = SmoothL1ElementConstants(this->parameters);
   math::SmoothL1Constants term = SmoothL1TermConstants(this->parameters);
-
-  template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep, true> in = this->template LoadStep<kStep, true>(i);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    const Operands<kStep, true> in = this->template LoadPartial<kStep, true>(i, n);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
 
   template <size_t kStep>
   void Compute(const Operands<kStep, true>& in, int64_t i, StepResults<kStep>& results) const {

@@ -51,30 +51,16 @@ inline constexpr uint64_t kSoftMargin16BitReach = (uint64_t{1} << 28) + kSoftMar
 // operands staged as contiguous fp32 (Source). The family has no weights: they are neither
 // staged nor loaded.
 template <LossKind kKind>
-struct SoftMarginEvaluator : EvaluatorBase<SoftMarginLossFamily, kKind, false, true, Source,
-                                           WithoutPosWeight(OperandsReadBy(kKind, false, true))> {
+struct SoftMarginEvaluator
+    : StepsByCompute<SoftMarginEvaluator<kKind>,
+                     EvaluatorBase<SoftMarginLossFamily, kKind, false, true, Source,
+                                   WithoutPosWeight(OperandsReadBy(kKind, false, true))>> {
   using Base = EvaluatorBase<SoftMarginLossFamily, kKind, false, true, Source,
                              WithoutPosWeight(OperandsReadBy(kKind, false, true))>;
   using SourceT = Source;
   using Base::targets;
   static constexpr SharedType kStoredAs = SharedType::kMixed;
   static constexpr bool kSumsIn32 = false;
-
-  template <size_t kStep>
-  StepResults<kStep> At(int64_t i) const {
-    const Operands<kStep, true> in = this->template LoadStep<kStep, true>(i);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
-  // The n < kStep * lanes elements from i, in a step whose other lanes read 0.
-  template <size_t kStep>
-  StepResults<kStep> AtPartial(int64_t i, int64_t n) const {
-    const Operands<kStep, true> in = this->template LoadPartial<kStep, true>(i, n);
-    StepResults<kStep> results;
-    Compute<kStep>(in, i, results);
-    return results;
-  }
 
   // The step's results: each settled in its output type (Round); a mean's or sum's terms, not
   // divided, as the family's Term adds them (the reference where an input is not finite).
