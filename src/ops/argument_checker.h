@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct DtypeSet {
 // CANN's usual list: fp32, fp16, and bf16 where the SoC has it.
 DtypeSet FloatTypesOfSoc();
 
+// A tensor argument and the name CANN's messages give it.
+struct NamedTensor {
+  const char* name;
+  const aclTensor* tensor;
+};
+
 // Names the API in every message, so a user who reads aclGetRecentErrMsg() knows which call.
 // The cheap checks are defined below, inline: phase 1 of a small call is well under a
 // microsecond, and each op's checks call them several times.
@@ -34,6 +41,9 @@ struct ArgumentChecker {
 
   // 161001 for a null tensor (CANN's message), 161002 for a handle that is not a live aclTensor.
   aclnnStatus Present(const char* name, const aclTensor* tensor) const;
+  // Present (Layout) of each tensor in turn: the first that fails, as a run of single calls.
+  aclnnStatus Present(std::initializer_list<NamedTensor> tensors) const;
+  aclnnStatus Layout(std::initializer_list<NamedTensor> tensors) const;
   aclnnStatus OutputPointers(uint64_t* workspace_size, aclOpExecutor** executor) const;
   // The dtype is one the SoC profile supports for this op (fp32, fp16 and, where the SoC has it,
   // bf16). Absent optional tensors pass.
@@ -90,6 +100,18 @@ inline aclnnStatus ArgumentChecker::Present(const char* name, const aclTensor* t
                 "%s: argument %s (%p) is not a live aclTensor; was it destroyed?", api, name,
                 static_cast<const void*>(tensor));
   }
+  return ACLNN_SUCCESS;
+}
+
+inline aclnnStatus ArgumentChecker::Present(std::initializer_list<NamedTensor> tensors) const {
+  for (const NamedTensor& each : tensors) {
+    OPENACLNN_RETURN_IF_ERROR(Present(each.name, each.tensor));
+  }
+  return ACLNN_SUCCESS;
+}
+
+inline aclnnStatus ArgumentChecker::Layout(std::initializer_list<NamedTensor> tensors) const {
+  for (const NamedTensor& each : tensors) OPENACLNN_RETURN_IF_ERROR(Layout(each.name, each.tensor));
   return ACLNN_SUCCESS;
 }
 

@@ -11,9 +11,7 @@ aclnnStatus ValidateBinaryCrossEntropy(const ArgumentChecker& check, const LossO
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* out = operands.tensor[kOut];
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}, {"out", out}}));
   if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
@@ -25,10 +23,8 @@ aclnnStatus ValidateBinaryCrossEntropy(const ArgumentChecker& check, const LossO
   OPENACLNN_RETURN_IF_ERROR(check.SameType("target", target, "self", self));
   if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.SameType("weight", weight, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("out", out, "self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Layout({{"self", self}, {"target", target}, {"weight", weight}, {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", target, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
   if (ElementCount(self->view_shape) > 0) {  // as the with-logits forward
@@ -46,17 +42,15 @@ aclnnStatus ValidateBinaryCrossEntropyBackward(const ArgumentChecker& check,
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* out = operands.tensor[kOut];
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(
+      {{"gradOutput", grad_output}, {"self", self}, {"target", target}, {"out", out}}));
   if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"gradOutput", grad_output},
+                                          {"self", self},
+                                          {"target", target},
+                                          {"weight", weight},
+                                          {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("gradOutput", grad_output));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));

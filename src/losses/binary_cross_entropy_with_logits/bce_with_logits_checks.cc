@@ -11,9 +11,7 @@ aclnnStatus ValidateLoss(const ArgumentChecker& check, const LossOperands& opera
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* pos_weight = operands.tensor[kPosWeight];
   const aclTensor* out = operands.tensor[kOut];
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}, {"out", out}}));
   if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
   if (pos_weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
@@ -24,11 +22,11 @@ aclnnStatus ValidateLoss(const ArgumentChecker& check, const LossOperands& opera
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("weight", weight));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("posWeight", pos_weight));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self},
+                                          {"target", target},
+                                          {"weight", weight},
+                                          {"posWeight", pos_weight},
+                                          {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.SameShape("target", target, "self", self));
   if (ElementCount(self->view_shape) > 0) {  // as CANN, weights of an empty self go unchecked
     OPENACLNN_RETURN_IF_ERROR(check.BroadcastsInto("weight", weight, self));
@@ -50,17 +48,16 @@ aclnnStatus ValidateGradient(const ArgumentChecker& check, const LossOperands& o
   if (!grad_output_optional || grad_output != nullptr) {
     OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
   }
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}}));
   OPENACLNN_RETURN_IF_ERROR(check.Present(out_name, out));
   if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("weight", weight));
   if (pos_weight != nullptr) OPENACLNN_RETURN_IF_ERROR(check.Present("posWeight", pos_weight));
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("weight", weight));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("posWeight", pos_weight));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"gradOutput", grad_output},
+                                          {"self", self},
+                                          {"target", target},
+                                          {"weight", weight},
+                                          {"posWeight", pos_weight}}));
   OPENACLNN_RETURN_IF_ERROR(check.Layout(out_name, out));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("gradOutput", grad_output));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));

@@ -46,9 +46,8 @@ aclnnStatus CheckGradient(const ArgumentChecker& check, const LossOperands& oper
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Present({{"gradOutput", grad_output}, {"self", self}, {"target", target}}));
   OPENACLNN_RETURN_IF_ERROR(check.Present(output.name, out));
   OPENACLNN_RETURN_IF_ERROR(check.CastsTo("self", self->dtype, output.name, out));
   const DtypeSet types = GradientTypes(output.target_gradient);
@@ -59,9 +58,8 @@ aclnnStatus CheckGradient(const ArgumentChecker& check, const LossOperands& oper
   if (output.target_gradient) {
     OPENACLNN_RETURN_IF_ERROR(check.SameType(output.name, out, "target", target));
   }
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Layout({{"gradOutput", grad_output}, {"self", self}, {"target", target}}));
   OPENACLNN_RETURN_IF_ERROR(check.Layout(output.name, out));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(check.Broadcast("self", self->view_shape, "target", target, &shape));
@@ -77,9 +75,7 @@ aclnnStatus ValidateKlDiv(const ArgumentChecker& check, const LossOperands& oper
   const aclTensor* self = operands.tensor[kSelf];
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}, {"out", out}}));
   // CANN's KlDiv does not check the output pointers at all (D16): here after the tensors, as in
   // the probability family's forward.
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
@@ -91,9 +87,7 @@ aclnnStatus ValidateKlDiv(const ArgumentChecker& check, const LossOperands& oper
   OPENACLNN_RETURN_IF_ERROR(
       check.Promoted("self and target", self->dtype, target->dtype, &promoted));
   OPENACLNN_RETURN_IF_ERROR(check.CastsTo("the promoted dtype", promoted, "out", out));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self}, {"target", target}, {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.ReductionWithBatchmean(reduction));
   // CANN returns for empty inputs here, before its shape checks; OpenACLNN checks the shapes of
   // every call (D11) and its one-element out before any work (D10).

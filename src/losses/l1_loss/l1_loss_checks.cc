@@ -54,14 +54,10 @@ aclnnStatus ValidateL1Loss(const ArgumentChecker& check, const LossOperands& ope
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}, {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));  // before the dtypes, as CANN
   OPENACLNN_RETURN_IF_ERROR(ForwardTypes(check, self, target, out, reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self}, {"target", target}, {"out", out}}));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(check.Broadcast("self", self->view_shape, "target", target, &shape));
   return reduction == 0 ? check.ShapeIs("out", out, shape, "the broadcast shape of self and target")
@@ -76,10 +72,10 @@ aclnnStatus ValidateL1LossBackward(const ArgumentChecker& check, const LossOpera
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* grad_input = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradInput", grad_input));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"gradOutput", grad_output},
+                                           {"self", self},
+                                           {"target", target},
+                                           {"gradInput", grad_input}}));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
   // Inputs of any dtype whose promotion is listed (integer ones included); gradInput listed too
   // (D27).
@@ -92,10 +88,10 @@ aclnnStatus ValidateL1LossBackward(const ArgumentChecker& check, const LossOpera
   const DtypeSet floats = FloatTypesOfSoc();
   OPENACLNN_RETURN_IF_ERROR(check.PromotedIn("gradOutput, self and target", promoted, floats));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("gradInput", grad_input, floats));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradInput", grad_input));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self},
+                                          {"target", target},
+                                          {"gradOutput", grad_output},
+                                          {"gradInput", grad_input}}));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(
       check.Broadcast("self", self->view_shape, "gradOutput", grad_output, &shape));

@@ -23,9 +23,7 @@ aclnnStatus ValidateForward(const ArgumentChecker& check, const LossOperands& op
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}, {"out", out}}));
   int64_t promoted = 0;
   OPENACLNN_RETURN_IF_ERROR(
       check.Promoted("self and target", self->dtype, target->dtype, &promoted));
@@ -34,9 +32,7 @@ aclnnStatus ValidateForward(const ArgumentChecker& check, const LossOperands& op
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("target", target));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self}, {"target", target}, {"out", out}}));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(check.Broadcast("self", self->view_shape, "target", target, &shape));
   if (reduction == 0) {
@@ -73,19 +69,15 @@ aclnnStatus ValidateMseLossBackward(const ArgumentChecker& check, const LossOper
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(
+      {{"gradOutput", grad_output}, {"self", self}, {"target", target}, {"out", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("gradOutput", grad_output, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("target", target, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("out", out));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradOutput", grad_output));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("out", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout(
+      {{"gradOutput", grad_output}, {"self", self}, {"target", target}, {"out", out}}));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(
       check.Broadcast("gradOutput", grad_output->view_shape, "self", self, &shape));

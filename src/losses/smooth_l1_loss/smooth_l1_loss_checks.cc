@@ -42,8 +42,7 @@ aclnnStatus ValidateForward(const ArgumentChecker& check, const Variant& variant
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self}, {"target", target}}));
   OPENACLNN_RETURN_IF_ERROR(check.Present(variant.out, out));
   const DtypeSet supported = FloatTypesOfSoc();
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("self", self, supported));
@@ -55,8 +54,7 @@ aclnnStatus ValidateForward(const ArgumentChecker& check, const Variant& variant
   // CANN takes any dtype the promoted one casts to (double, complex); only the list is computed.
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn(variant.out, out, supported));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self}, {"target", target}}));
   OPENACLNN_RETURN_IF_ERROR(check.Layout(variant.out, out));
   std::vector<int64_t> shape;
   OPENACLNN_RETURN_IF_ERROR(check.Broadcast("self", self->view_shape, "target", target, &shape));
@@ -80,18 +78,15 @@ aclnnStatus ValidateBackward(const ArgumentChecker& check, const Variant& varian
   const aclTensor* out = operands.tensor[kOut];
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
   OPENACLNN_RETURN_IF_ERROR(check.Present(variant.grad_output, grad));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Present("gradInput", out));
+  OPENACLNN_RETURN_IF_ERROR(
+      check.Present({{"self", self}, {"target", target}, {"gradInput", out}}));
   const DtypeSet supported = FloatTypesOfSoc();
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn(variant.grad_output, grad, supported));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("self", self, supported));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("target", target, supported));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("gradInput", out, supported));
   OPENACLNN_RETURN_IF_ERROR(check.Layout(variant.grad_output, grad));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("target", target));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout("gradInput", out));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self}, {"target", target}, {"gradInput", out}}));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
   OPENACLNN_RETURN_IF_ERROR(CheckAttribute(check, variant, operands.attribute[0]));
   // Within the list every pair promotes and every result casts; CANN's checks stay, in its order.
