@@ -25,40 +25,7 @@ std::vector<float> Values(int64_t count, float start, float step = 0.737f) {
   return values;
 }
 
-// Phase 1 only; a successful executor is destroyed.
-aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
-                 uint64_t* workspace_size = nullptr) {
-  uint64_t size = 0;
-  aclOpExecutor* executor = nullptr;
-  const aclnnStatus status =
-      aclnnL1LossGetWorkspaceSize(self, target, reduction, out, &size, &executor);
-  if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
-  if (workspace_size != nullptr) *workspace_size = size;
-  return status;
-}
-
-aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                 const DeviceTensor& out) {
-  return Plan(self.get(), target.get(), reduction, out.get());
-}
-
-// Both phases and a sync; returns the first failing status.
-aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                  const DeviceTensor& out) {
-  uint64_t workspace_size = 0;
-  aclOpExecutor* executor = nullptr;
-  if (aclnnStatus status = aclnnL1LossGetWorkspaceSize(self.get(), target.get(), reduction,
-                                                       out.get(), &workspace_size, &executor)) {
-    return status;
-  }
-  void* workspace = nullptr;
-  if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
-  const aclnnStatus status =
-      aclnnL1Loss(workspace, workspace_size, executor, AclEnvironment::stream);
-  EXPECT_EQ(aclrtSynchronizeStream(AclEnvironment::stream), ACL_SUCCESS);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return status;
-}
+using Api = SelfTargetLossApi<aclnnL1LossGetWorkspaceSize, aclnnL1Loss>;
 
 // |x - t| in long double: exact for fp32 inputs less than 2^40 apart in magnitude.
 long double ExactL1(float x, float t) {
@@ -71,7 +38,7 @@ long double ExactL1(float x, float t) {
 TEST(L1LossCann, InputsBroadcastIntoOut) {
   DeviceTensor self({1, 2, 3, 2}, ACL_FLOAT, Values(12, 0.1f)),
       target({2, 2, 1, 2}, ACL_FLOAT, Values(8, 2.3f)), out({2, 2, 3, 2}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> x = self.Read(), t = target.Read(), got = out.Read();
   for (int64_t a = 0; a < 2; ++a) {
     for (int64_t b = 0; b < 2; ++b) {
@@ -91,8 +58,8 @@ TEST(L1LossCann, EachSupportedDtypeIsAccepted) {
     SCOPED_TRACE(dtype);
     DeviceTensor self({2, 3, 2}, dtype, Values(12, 0.3f)), target({2, 3, 2}, dtype, {}),
         mean({}, dtype, {}), none({2, 3, 2}, dtype, {});
-    EXPECT_EQ(Plan(self, target, kMean, mean), ACLNN_SUCCESS);
-    EXPECT_EQ(Plan(self, target, kNone, none), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Plan(self, target, kMean, mean), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Plan(self, target, kNone, none), ACLNN_SUCCESS);
   }
 }
 
@@ -102,11 +69,11 @@ TEST(L1LossCann, EmptyInputsFillOut) {
   DeviceTensor self(empty, ACL_FLOAT, {}), half(empty, ACL_FLOAT16, {}), none(empty, ACL_FLOAT, {}),
       mean({}, ACL_FLOAT, {7.0f}), sum({}, ACL_FLOAT16, {7.0f});
   uint64_t workspace_size = 1;
-  EXPECT_EQ(Plan(self.get(), self.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), self.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
-  ASSERT_EQ(RunOp(self, self, kMean, mean), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, self, kMean, mean), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(mean.Read()[0]));
-  ASSERT_EQ(RunOp(self, half, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, half, kSum, sum), ACLNN_SUCCESS);
   EXPECT_EQ(sum.Read()[0], 0.0f);
 }
 
@@ -117,8 +84,8 @@ TEST(L1LossCann, NonContiguousInputsAndOutAreUsedInPlace) {
       target({5, 4}, ACL_FLOAT, ts, {1, 5}, 0, {4, 5}),
       out({5, 4}, ACL_FLOAT, std::vector<float>(20, -1.0f), {1, 5}, 0, {4, 5}),
       contiguous_out({5, 4}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
-  ASSERT_EQ(RunOp(self, target, kNone, contiguous_out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, contiguous_out), ACLNN_SUCCESS);
   const std::vector<float> got = out.Read(), flat = contiguous_out.Read();
   for (int row = 0; row < 5; ++row) {
     for (int col = 0; col < 4; ++col) {
@@ -133,7 +100,7 @@ TEST(L1LossCann, NonContiguousInputsAndOutAreUsedInPlace) {
 TEST(L1LossCann, ReductionOutsideZeroToTwoIs161002) {
   DeviceTensor self({8}, ACL_FLOAT, {}), out({8}, ACL_FLOAT, {});
   for (int64_t reduction : {int64_t{3}, int64_t{-1}, std::numeric_limits<int64_t>::max()}) {
-    EXPECT_EQ(Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("aclnnL1Loss: reduction is"));
   }
 }
@@ -141,14 +108,14 @@ TEST(L1LossCann, ReductionOutsideZeroToTwoIs161002) {
 // aclnnL1Loss_15: a null self, target or out.
 TEST(L1LossCann, NullTensorsAre161001InParameterOrder) {
   DeviceTensor tensor({10, 5}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(
       ErrorMentions("aclnnL1Loss: Expected a proper Tensor but got null for argument self."));
-  EXPECT_EQ(Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument target."));
-  EXPECT_EQ(Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument out."));
-  EXPECT_EQ(Plan(nullptr, nullptr, 7, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(nullptr, nullptr, 7, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("argument self."));
 }
 
@@ -156,14 +123,14 @@ TEST(L1LossCann, NullTensorsAre161001InParameterOrder) {
 TEST(L1LossCann, ShapesThatDoNotBroadcastAre161002) {
   DeviceTensor self({123, 11, 2}, ACL_FLOAT, {}), target({123, 8, 2}, ACL_FLOAT, {}),
       out({123, 11, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self shape [123,11,2] and target shape [123,8,2] cannot broadcast"));
 }
 
 // aclnnL1Loss_17: a BOOL out (a float cannot be cast to it), refused before its shape.
 TEST(L1LossCann, BoolOutIs161002) {
   DeviceTensor self({6, 2, 1, 2}, ACL_FLOAT, {}), out({6, 2, 1, 2}, ACL_BOOL, {});
-  EXPECT_EQ(Plan(self, self, kMean, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kMean, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the result of dtype DT_FLOAT cannot be cast to out dtype DT_BOOL"));
 }
 
@@ -171,14 +138,14 @@ TEST(L1LossCann, BoolOutIs161002) {
 TEST(L1LossCann, MeanOfIntegersIs161002) {
   DeviceTensor self({6, 2, 1, 2}, ACL_INT32, {}), target({6, 2, 1, 2}, ACL_INT16, {}),
       out({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kMean, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kMean, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("with reduction mean, self or target must be floating"));
 }
 
 // aclnnL1Loss_20: an int32 self with an fp32 target under reduction none.
 TEST(L1LossCann, IntegerSelfWithFloatingTargetUnderNoneIs161002) {
   DeviceTensor self({2, 2}, ACL_INT32, {}), target({2, 2}, ACL_FLOAT, {}), out({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("with reduction none, self of dtype DT_INT32 (not floating)"));
 }
 
@@ -186,31 +153,31 @@ TEST(L1LossCann, IntegerSelfWithFloatingTargetUnderNoneIs161002) {
 TEST(L1LossCann, FloatingSelfWithIntegerTargetPassesTheDtypes) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {}), target({2, 2}, ACL_INT32, {}),
       scalar({}, ACL_FLOAT, {}), out({2, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, scalar), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, scalar), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out shape [] must be the broadcast shape of self and target, [2,2]."));
-  EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_SUCCESS);
 }
 
 // aclnnL1Loss_22 and _23: out of the wrong shape, for none and for mean ([2], not 0-D).
 TEST(L1LossCann, OutOfTheWrongShapeIs161002) {
   DeviceTensor self({123, 11, 2}, ACL_FLOAT, {}), none({123, 8, 2}, ACL_FLOAT, {}),
       two({2}, ACL_FLOAT, {}), one({1}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kNone, none), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, none), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out shape [123,8,2] must be the broadcast shape"));
-  EXPECT_EQ(Plan(self, self, kMean, two), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kMean, two), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("with reduction mean or sum, out must be 0-D (shape []), but its "
                     "shape is [2]."));
-  EXPECT_EQ(Plan(self, self, kSum, one), ACLNN_ERR_PARAM_INVALID);  // exactly 0-D, as CANN
+  EXPECT_EQ(Api::Plan(self, self, kSum, one), ACLNN_ERR_PARAM_INVALID);  // exactly 0-D, as CANN
 }
 
 // aclnnL1Loss_24: rank 9 self or target.
 TEST(L1LossCann, RankNineIs161002) {
   DeviceTensor nine({2, 3, 4, 5, 6, 7, 8, 9, 10}, ACL_FLOAT, {}),
       four({7, 8, 9, 10}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(nine, four, kNone, four), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(nine, four, kNone, four), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self (DT_FLOAT [2,3,4,5,6,7,8,9,10]) has rank 9; at most 8"));
-  EXPECT_EQ(Plan(four, nine, kNone, four), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(four, nine, kNone, four), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("target (DT_FLOAT [2,3,4,5,6,7,8,9,10]) has rank 9"));
 }
 
@@ -230,11 +197,11 @@ TEST(L1LossChecks, OutputPointersComeFirst) {
 // CANN checks reduction before dtypes, dtypes before shapes.
 TEST(L1LossChecks, ReductionThenDtypesThenShapes) {
   DeviceTensor doubles({3}, ACL_DOUBLE, {}), wide({4}, ACL_FLOAT, {}), self({3}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(doubles, wide, 5, wide), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(doubles, wide, 5, wide), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("reduction is 5"));
-  EXPECT_EQ(Plan(doubles, wide, kNone, wide), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(doubles, wide, kNone, wide), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the promoted dtype DT_DOUBLE of self and target is not supported"));
-  EXPECT_EQ(Plan(self, wide, kNone, wide), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, wide, kNone, wide), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("cannot broadcast"));
 }
 
@@ -274,7 +241,7 @@ TEST(L1LossChecks, IntegerInputsAreValidWhereTheirPromotionIsListed) {
                  << c.self << " " << c.target << " reduction " << c.reduction << " out " << c.out);
     DeviceTensor self(shape, c.self, {}), target(shape, c.target, {}),
         out(c.reduction == kNone ? shape : Shape{}, c.out, {});
-    EXPECT_EQ(Plan(self, target, c.reduction, out), c.status);
+    EXPECT_EQ(Api::Plan(self, target, c.reduction, out), c.status);
     if (c.status != ACLNN_SUCCESS) {
       EXPECT_TRUE(ErrorMentions(c.message));
     }
@@ -288,21 +255,21 @@ TEST(L1LossChecks, OutDtypeIsTheListsPlusInt64ForAnInt64Promotion) {
   DeviceTensor fp32(shape, ACL_FLOAT, {}), int64(shape, ACL_INT64, {});
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     DeviceTensor out(shape, dtype, {});
-    EXPECT_EQ(Plan(fp32, fp32, kNone, out), ACLNN_SUCCESS) << dtype;
-    EXPECT_EQ(Plan(int64, int64, kNone, out), ACLNN_SUCCESS) << dtype;
+    EXPECT_EQ(Api::Plan(fp32, fp32, kNone, out), ACLNN_SUCCESS) << dtype;
+    EXPECT_EQ(Api::Plan(int64, int64, kNone, out), ACLNN_SUCCESS) << dtype;
   }
   DeviceTensor int64_out(shape, ACL_INT64, {}), int32_out(shape, ACL_INT32, {}),
       double_out(shape, ACL_DOUBLE, {}), complex_out(shape, ACL_COMPLEX64, {});
-  EXPECT_EQ(Plan(int64, int64, kNone, int64_out), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(fp32, fp32, kNone, int64_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(int64, int64, kNone, int64_out), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(fp32, fp32, kNone, int64_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("cannot be cast to out dtype DT_INT64"));
   for (const DeviceTensor* out : {&double_out, &complex_out}) {
-    EXPECT_EQ(Plan(fp32, fp32, kNone, *out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(fp32, fp32, kNone, *out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("out has dtype"));
   }
-  EXPECT_EQ(Plan(int64, int64, kNone, int32_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(int64, int64, kNone, int32_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out has dtype DT_INT32"));
-  EXPECT_EQ(Plan(int64, int64, kNone, double_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(int64, int64, kNone, double_out), ACLNN_ERR_PARAM_INVALID);
 }
 
 // The SoC profile: bf16 exists on the A2/A3/950 families only, INT64 everywhere.
@@ -317,26 +284,27 @@ TEST(L1LossChecks, DtypesFollowTheSocProfile) {
       DeviceTensor self(shape, dtype, {}), out({}, dtype, {});
       const bool listed = dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_INT64 ||
                           (dtype == ACL_BF16 && bf16);
-      EXPECT_EQ(Plan(self, self, kSum, out), listed ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
+      EXPECT_EQ(Api::Plan(self, self, kSum, out), listed ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
           << dtype;
       if (!listed) {
         EXPECT_TRUE(ErrorMentions(soc));
       }
     }
     DeviceTensor fp32(shape, ACL_FLOAT, {}), bf16_out({}, ACL_BF16, {});
-    EXPECT_EQ(Plan(fp32, fp32, kMean, bf16_out), bf16 ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(fp32, fp32, kMean, bf16_out),
+              bf16 ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID);
   }
 }
 
 TEST(L1LossChecks, RanksZeroToEightAreAccepted) {
   DeviceTensor scalar({}, ACL_FLOAT, {2.5f}), row({3}, ACL_FLOAT, {1, 2, 3}),
       out({3}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(scalar, scalar, kNone, scalar), ACLNN_SUCCESS);
-  ASSERT_EQ(RunOp(scalar, row, kNone, out), ACLNN_SUCCESS);  // 0-D broadcasts with anything
+  EXPECT_EQ(Api::Plan(scalar, scalar, kNone, scalar), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(scalar, row, kNone, out), ACLNN_SUCCESS);  // 0-D broadcasts with anything
   EXPECT_EQ(out.Read(), (std::vector<float>{1.5f, 0.5f, 0.5f}));
   const Shape eight{1, 2, 1, 2, 1, 2, 1, 2};
   DeviceTensor self8(eight, ACL_FLOAT, Values(16, 0.5f)), sum({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self8, scalar, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self8, scalar, kSum, sum), ACLNN_SUCCESS);
   long double total = 0;
   for (float x : self8.Read()) total += ExactL1(x, 2.5f);
   EXPECT_TRUE(CorrectlyRounded(sum.Read()[0], total, ACL_FLOAT));
@@ -344,7 +312,7 @@ TEST(L1LossChecks, RanksZeroToEightAreAccepted) {
 
 TEST(L1LossChecks, ViewsOutsideTheirStorageAre161002) {
   DeviceTensor self({4, 4}, ACL_FLOAT, {}, {5, 1}, 0, {16}), out({4, 4}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, out, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, out, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the view of self"));
 }
 

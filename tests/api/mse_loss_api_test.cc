@@ -13,29 +13,7 @@
 namespace openaclnn::testing {
 namespace {
 
-aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
-                 uint64_t* workspace_size = nullptr) {
-  return PlanOnly(
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossGetWorkspaceSize(self, target, reduction, out, size, executor);
-      },
-      workspace_size);
-}
-
-aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                 const DeviceTensor& out) {
-  return Plan(self.get(), target.get(), reduction, out.get());
-}
-
-aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                  const DeviceTensor& out) {
-  return RunPhases(
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), size,
-                                            executor);
-      },
-      aclnnMseLoss);
-}
+using Api = SelfTargetLossApi<aclnnMseLossGetWorkspaceSize, aclnnMseLoss>;
 
 // Runs the op on contiguous self and target and compares every result with the reference.
 void ExpectExact(const Shape& self_shape, aclDataType self_dtype, const std::vector<float>& x,
@@ -44,7 +22,7 @@ void ExpectExact(const Shape& self_shape, aclDataType self_dtype, const std::vec
   const Shape shape = BroadcastOf(self_shape, target_shape);
   DeviceTensor self(self_shape, self_dtype, x), target(target_shape, target_dtype, t);
   DeviceTensor out(reduction == kNone ? shape : Shape{}, out_dtype, {});
-  ASSERT_EQ(RunOp(self, target, reduction, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, reduction, out), ACLNN_SUCCESS);
   const HostTensor xs = HostOf(self, self_shape), ts = HostOf(target, target_shape);
   const std::vector<float> got = out.Read();
   if (reduction != kNone) {
@@ -77,13 +55,13 @@ TEST(MseLossCann, Fp16AndBf16MeansAreAcceptedWhereTheSocHasThem) {
               kMean, ACL_BF16);
   const ScopedSocVersion profile("Ascend910A");
   DeviceTensor self({2, 3, 2}, ACL_BF16, {}), out({}, ACL_BF16, {}), half({}, ACL_FLOAT16, {});
-  EXPECT_EQ(Plan(self, self, kMean, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kMean, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("aclnnMseLoss: the promoted dtype DT_BF16 of self and target is not "
                     "supported on Ascend910A; supported: DT_FLOAT, DT_FLOAT16."));
   DeviceTensor fp16({2, 3, 2}, ACL_FLOAT16, {});
-  EXPECT_EQ(Plan(fp16, fp16, kMean, half), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(fp16, fp16, kMean, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp16, fp16, kMean, half), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(fp16, fp16, kMean, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out has dtype DT_BF16"));
 }
 
@@ -101,18 +79,18 @@ TEST(MseLossCann, EmptyInputsFillMeanAndSum) {
   DeviceTensor self(empty, ACL_FLOAT, {}), none(empty, ACL_FLOAT, {});
   DeviceTensor mean({}, ACL_FLOAT, {7.0f}), sum({}, ACL_FLOAT, {7.0f});
   uint64_t workspace_size = 1;
-  EXPECT_EQ(Plan(self.get(), self.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), self.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
-  EXPECT_EQ(Plan(self.get(), self.get(), kMean, mean.get(), &workspace_size), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), self.get(), kMean, mean.get(), &workspace_size), ACLNN_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
-  ASSERT_EQ(RunOp(self, self, kNone, none), ACLNN_SUCCESS);
-  ASSERT_EQ(RunOp(self, self, kMean, mean), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, self, kNone, none), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, self, kMean, mean), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(mean.Read()[0]));
-  ASSERT_EQ(RunOp(self, self, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, self, kSum, sum), ACLNN_SUCCESS);
   EXPECT_EQ(sum.Read()[0], 0.0f);
   // Only one input empty: the broadcast shape is empty too.
   DeviceTensor row({1, 2}, ACL_FLOAT, {1, 2}), total({}, ACL_FLOAT16, {7.0f});
-  ASSERT_EQ(RunOp(self, row, kSum, total), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, row, kSum, total), ACLNN_SUCCESS);
   EXPECT_EQ(total.Read()[0], 0.0f);
 }
 
@@ -126,7 +104,7 @@ TEST(MseLossCann, FormatsAreAcceptedMixedOrNot) {
     FormattedTensor self(shape, ACL_FLOAT, format, memory.device()),
         target(shape, ACL_FLOAT, ACL_FORMAT_NDHWC, memory.device()),
         out({}, ACL_FLOAT, ACL_FORMAT_ND, result.device());
-    EXPECT_EQ(Plan(self.get(), target.get(), kMean, out.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Plan(self.get(), target.get(), kMean, out.get()), ACLNN_SUCCESS);
   }
 }
 
@@ -135,7 +113,7 @@ TEST(MseLossCann, NonContiguousInputsAreReadInPlace) {
   const std::vector<float> x = Spread(20, -2, 2), t = Spread(20, -2, 2, 7);
   DeviceTensor self({5, 4}, ACL_FLOAT, x, {1, 5}, 0, {4, 5});
   DeviceTensor target({5, 4}, ACL_FLOAT, t, {1, 5}, 0, {4, 5}), out({5, 4}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> got = out.Read();
   for (int row = 0; row < 5; ++row) {
     for (int col = 0; col < 4; ++col) {
@@ -150,7 +128,7 @@ TEST(MseLossCann, NonContiguousInputsAreReadInPlace) {
 TEST(MseLossCann, ReductionOutsideZeroToTwoIs161002) {
   DeviceTensor self({8}, ACL_FLOAT, {}), out({8}, ACL_FLOAT, {});
   for (int64_t reduction : {int64_t{3}, int64_t{-1}, std::numeric_limits<int64_t>::max()}) {
-    EXPECT_EQ(Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("Reduction only support [0, 1, 2]"));
   }
 }
@@ -158,20 +136,20 @@ TEST(MseLossCann, ReductionOutsideZeroToTwoIs161002) {
 // _14_input_out_nullptr.
 TEST(MseLossCann, NullTensorsAre161001InParameterOrder) {
   DeviceTensor tensor({10, 5}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(
       ErrorMentions("aclnnMseLoss: Expected a proper Tensor but got null for argument self."));
-  EXPECT_EQ(Plan(tensor.get(), nullptr, kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), nullptr, kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument target."));
-  EXPECT_EQ(Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument out."));
 }
 
 // _15_input_error_shape expects nothing (equal shapes); _16_error_output_dtype: an int32 out.
 TEST(MseLossCann, IntegerOutIs161002) {
   DeviceTensor self({8, 2}, ACL_FLOAT, {}), out({8, 2}, ACL_INT32, {}), good({8, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kNone, good), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, good), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("aclnnMseLoss: out has dtype DT_INT32 (3), which Ascend910B does not "
                     "support; supported: DT_FLOAT, DT_FLOAT16, DT_BF16."));
@@ -181,7 +159,7 @@ TEST(MseLossCann, IntegerOutIs161002) {
 TEST(MseLossCann, IntegerInputsAre161002) {
   DeviceTensor self({8, 2}, ACL_INT32, {}), target({8, 2}, ACL_INT16, {}),
       out({8, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the promoted dtype DT_INT32 of self and target is not supported"));
 }
 
@@ -190,18 +168,18 @@ TEST(MseLossCann, IntegerInputsAre161002) {
 TEST(MseLossCann, RankNineIs161002) {
   const Shape nine{2, 1, 1, 1, 1, 1, 1, 1, 2}, four{1, 1, 1, 2};
   DeviceTensor high(nine, ACL_FLOAT, {}), low(four, ACL_FLOAT, {}), out(four, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(high, low, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(high, low, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self (DT_FLOAT [2,1,1,1,1,1,1,1,2]) has rank 9; at most 8"));
-  EXPECT_EQ(Plan(low, high, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(low, high, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("target (DT_FLOAT [2,1,1,1,1,1,1,1,2]) has rank 9"));
   DeviceTensor ints(nine, ACL_INT32, {}), shorts(four, ACL_INT16, {});
-  EXPECT_EQ(Plan(ints, shorts, kNone, shorts), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(ints, shorts, kNone, shorts), ACLNN_ERR_PARAM_INVALID);
 }
 
 // _20_output_error_shape_none.
 TEST(MseLossCann, NoneOutOfAnotherShapeIs161002) {
   DeviceTensor self({11, 2}, ACL_FLOAT, {}), out({8, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions(
       "aclnnMseLoss: out shape [8,2] must be the broadcast shape of self and target, [11,2]."));
 }
@@ -210,11 +188,11 @@ TEST(MseLossCann, NoneOutOfAnotherShapeIs161002) {
 TEST(MseLossCann, MeanOrSumOutMustBeZeroD) {
   DeviceTensor self({11, 2}, ACL_FLOAT, {}), two({2}, ACL_FLOAT, {}), one({1}, ACL_FLOAT, {}),
       scalar({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kMean, two), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kMean, two), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out must be 0-D (shape []), but its shape is [2]."));
-  EXPECT_EQ(Plan(self, self, kSum, one), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kSum, one), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("but its shape is [1]."));
-  EXPECT_EQ(Plan(self, self, kSum, scalar), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, self, kSum, scalar), ACLNN_SUCCESS);
 }
 
 // --- OpenACLNN's checks and their order (checks-and-codes.md §17) ---
@@ -235,13 +213,13 @@ TEST(MseLossChecks, NullWorkspaceSizeOrExecutorIs161001First) {
 TEST(MseLossChecks, ChecksRunInCannsOrder) {
   DeviceTensor fp32({3}, ACL_FLOAT, {}), fp64({3}, ACL_DOUBLE, {}), wide({4}, ACL_FLOAT, {}),
       bad_out({5}, ACL_FLOAT, {}), int_out({3}, ACL_INT64, {});
-  EXPECT_EQ(Plan(fp32, fp64, 9, bad_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, fp64, 9, bad_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the promoted dtype DT_DOUBLE of self and target"));
-  EXPECT_EQ(Plan(fp32, fp32, 9, int_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, fp32, 9, int_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out has dtype DT_INT64"));
-  EXPECT_EQ(Plan(fp32, wide, 9, bad_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, wide, 9, bad_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("reduction is 9"));
-  EXPECT_EQ(Plan(fp32, wide, kNone, bad_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, wide, kNone, bad_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self shape [3] and target shape [4] cannot broadcast"));
 }
 
@@ -250,9 +228,9 @@ TEST(MseLossChecks, ChecksRunInCannsOrder) {
 TEST(MseLossChecks, PromotedDtypeIsCheckedBeforeEachTensors) {
   DeviceTensor half({3}, ACL_FLOAT16, {}), fp64({3}, ACL_DOUBLE, {}), u16({3}, ACL_UINT16, {}),
       out({3}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(half, fp64, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(half, fp64, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the promoted dtype DT_DOUBLE of self and target is not supported"));
-  EXPECT_EQ(Plan(u16, half, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(u16, half, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self and target dtypes DT_UINT16 and DT_FLOAT16 cannot be promoted"));
 }
 
@@ -267,9 +245,9 @@ TEST(MseLossChecks, RanksZeroToEightAreAccepted) {
 TEST(MseLossChecks, ViewsOutsideTheirStorageAre161002) {
   DeviceTensor self({4, 4}, ACL_FLOAT, {}, {5, 1}, 0, {16}), target({4, 4}, ACL_FLOAT, {}),
       out({4, 4}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the view of self"));
-  EXPECT_EQ(Plan(target, target, kNone, self), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(target, target, kNone, self), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the view of out"));
 }
 
@@ -314,9 +292,9 @@ TEST(MseLossValues, NearMidpointsRoundAsTheExactValue) {
   const float x = 1 + 0x1p-12f;
   DeviceTensor self({1}, ACL_FLOAT, {x}), zero({1}, ACL_FLOAT, {0}), half({}, ACL_FLOAT16, {}),
       single({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, zero, kSum, half), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, zero, kSum, half), ACLNN_SUCCESS);
   EXPECT_EQ(half.Read()[0], 1 + 0x1p-10f);
-  ASSERT_EQ(RunOp(self, zero, kSum, single), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, zero, kSum, single), ACLNN_SUCCESS);
   EXPECT_EQ(single.Read()[0], 1 + 0x1p-11f);  // the tie 1 + 2^-11 + 2^-24, to even
   // A mean's total beside a midpoint of fp16 in the same way.
   ExpectExact({4}, ACL_FLOAT, {x, x, x, 0x1p-12f}, {1}, ACL_FLOAT, {0}, kMean, ACL_FLOAT16);
@@ -332,7 +310,7 @@ TEST(MseLossValues, SpecialAndExtremeInputs) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     SCOPED_TRACE(dtype);
     DeviceTensor self(shape, ACL_FLOAT, x), target(shape, ACL_FLOAT, t), out(shape, dtype, {});
-    ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
     const std::vector<float> got = out.Read();
     for (size_t i = 0; i < x.size(); ++i) {
       EXPECT_PRED2(SameValue, got[i], expected[i]) << i;
@@ -344,10 +322,10 @@ TEST(MseLossValues, SpecialAndExtremeInputs) {
   DeviceTensor half({3}, ACL_FLOAT16, {}), zeros({3}, ACL_FLOAT16, {0, 0, 0}),
       sum({}, ACL_FLOAT, {});
   UploadWithSpecials(half, ACL_FLOAT16, {1, -inf, 2});
-  ASSERT_EQ(RunOp(half, zeros, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(half, zeros, kSum, sum), ACLNN_SUCCESS);
   EXPECT_EQ(sum.Read()[0], inf);
   UploadWithSpecials(half, ACL_FLOAT16, {1, nan, 2});
-  ASSERT_EQ(RunOp(half, zeros, kMean, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(half, zeros, kMean, sum), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(sum.Read()[0]));
 }
 
@@ -379,7 +357,7 @@ TEST(MseLossValues, ARepeatableExecutorFollowsNewAddresses) {
 TEST(MseLossValues, CannsSampleGivesItsDigits) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {0, 1, 2, 3}), target({2, 2}, ACL_FLOAT, {1, 1, 1, 1}),
       out({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kMean, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kMean, out), ACLNN_SUCCESS);
   EXPECT_EQ(out.Read()[0], 1.5f);
 }
 

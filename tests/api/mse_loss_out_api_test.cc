@@ -13,29 +13,7 @@
 namespace openaclnn::testing {
 namespace {
 
-aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
-                 uint64_t* workspace_size = nullptr) {
-  return PlanOnly(
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossOutGetWorkspaceSize(self, target, reduction, out, size, executor);
-      },
-      workspace_size);
-}
-
-aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                 const DeviceTensor& out) {
-  return Plan(self.get(), target.get(), reduction, out.get());
-}
-
-aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                  const DeviceTensor& out) {
-  return RunPhases(
-      [&](uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossOutGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), size,
-                                               executor);
-      },
-      aclnnMseLossOut);
-}
+using Api = SelfTargetLossApi<aclnnMseLossOutGetWorkspaceSize, aclnnMseLossOut>;
 
 // The shape out has: the broadcast shape, without its first dimension for mean and sum.
 Shape OutShape(const Shape& shape, int64_t reduction) {
@@ -50,7 +28,7 @@ void ExpectExact(const Shape& self_shape, aclDataType self_dtype, const std::vec
   const Shape shape = BroadcastOf(self_shape, target_shape);
   DeviceTensor self(self_shape, self_dtype, x), target(target_shape, target_dtype, t);
   DeviceTensor out(OutShape(shape, reduction), out_dtype, {});
-  ASSERT_EQ(RunOp(self, target, reduction, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, reduction, out), ACLNN_SUCCESS);
   const HostTensor xs = HostOf(self, self_shape), ts = HostOf(target, target_shape);
   const std::vector<float> expected =
       reduction == kNone ? ExpectedLosses(xs, ts, shape, out_dtype)
@@ -83,7 +61,7 @@ TEST(MseLossOutCann, MeansAndSumsReduceTheFirstDimension) {
               ACL_BF16);
   const ScopedSocVersion profile("Ascend310P3");
   DeviceTensor bf16({2, 2}, ACL_BF16, {}), out({2}, ACL_BF16, {});
-  EXPECT_EQ(Plan(bf16, bf16, kMean, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(bf16, bf16, kMean, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("the promoted dtype DT_BF16 of self and target is not supported on "
                     "Ascend310P3"));
@@ -97,9 +75,10 @@ TEST(MseLossOutCann, EmptyInputsSucceedWithNothingToWrite) {
   for (int64_t reduction : {kNone, kMean, kSum}) {
     uint64_t workspace_size = 1;
     const DeviceTensor& out = reduction == kNone ? none : reduced;
-    EXPECT_EQ(Plan(self.get(), self.get(), reduction, out.get(), &workspace_size), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Plan(self.get(), self.get(), reduction, out.get(), &workspace_size),
+              ACLNN_SUCCESS);
     EXPECT_EQ(workspace_size, 0u);
-    EXPECT_EQ(RunOp(self, self, reduction, out), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Run(self, self, reduction, out), ACLNN_SUCCESS);
   }
 }
 
@@ -111,8 +90,8 @@ TEST(MseLossOutCann, NonContiguousInputsAndOutAreUsedInPlace) {
   DeviceTensor target({5, 4}, ACL_FLOAT, t);
   DeviceTensor none({5, 4}, ACL_FLOAT, std::vector<float>(20, -1), {1, 5}, 0, {4, 5});
   DeviceTensor sum({4}, ACL_FLOAT, std::vector<float>(8, -1), {2}, 1, {8});
-  ASSERT_EQ(RunOp(self, target, kNone, none), ACLNN_SUCCESS);
-  ASSERT_EQ(RunOp(self, target, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, none), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kSum, sum), ACLNN_SUCCESS);
   const std::vector<float> got = none.Read(), sums = sum.Read();
   for (int col = 0; col < 4; ++col) {
     MseTotal column;
@@ -131,29 +110,29 @@ TEST(MseLossOutCann, NonContiguousInputsAndOutAreUsedInPlace) {
 // _13_reduction_error and _14_input_out_nullptr.
 TEST(MseLossOutCann, BadReductionIs161002AndNullTensors161001) {
   DeviceTensor tensor({8}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(tensor, tensor, 3, tensor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(tensor, tensor, 3, tensor), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("aclnnMseLossOut: reduction is 3; Reduction only support [0, 1, 2]"));
-  EXPECT_EQ(Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(
       ErrorMentions("aclnnMseLossOut: Expected a proper Tensor but got null for argument "
                     "self."));
-  EXPECT_EQ(Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument target."));
-  EXPECT_EQ(Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument out."));
 }
 
 // _16_error_output_dtype, _17_error_input_dtype, _18_input_error_shape_len.
 TEST(MseLossOutCann, IntegerDtypesAndRankNineAre161002) {
   DeviceTensor self({8, 2}, ACL_FLOAT, {}), int_out({8, 2}, ACL_INT32, {});
-  EXPECT_EQ(Plan(self, self, kNone, int_out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, int_out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out has dtype DT_INT32"));
   DeviceTensor ints({6, 2, 1, 2}, ACL_INT32, {}), shorts({6, 2, 1, 2}, ACL_INT16, {}),
       out({6, 2, 1, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(ints, shorts, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(ints, shorts, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the promoted dtype DT_INT32 of self and target"));
   DeviceTensor nine({2, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT, {}), low({1, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(low, nine, kSum, low), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(low, nine, kSum, low), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("target (DT_FLOAT [2,1,1,1,1,1,1,1,2]) has rank 9; at most 8"));
 }
 
@@ -163,7 +142,7 @@ TEST(MseLossOutCann, FormatsAreTags) {
   FormattedTensor self({2, 2}, ACL_FLOAT, ACL_FORMAT_HWCN, memory.device()),
       target({2, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, memory.device()),
       out({2}, ACL_FLOAT, ACL_FORMAT_ND, result.device());
-  EXPECT_EQ(Plan(self.get(), target.get(), kMean, out.get()), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), target.get(), kMean, out.get()), ACLNN_SUCCESS);
 }
 
 // _20_output_error_shape_none ([123,8,2] for [8,2]) and _21_output_error_shape_mean (0-D for
@@ -171,15 +150,15 @@ TEST(MseLossOutCann, FormatsAreTags) {
 TEST(MseLossOutCann, OutOfAnotherShapeIs161002) {
   DeviceTensor self({8, 2}, ACL_FLOAT, {}), big({123, 8, 2}, ACL_FLOAT, {}),
       scalar({}, ACL_FLOAT, {}), two({2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kNone, big), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, big), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("out shape [123,8,2] must be the broadcast shape of self and target, "
                     "[8,2]."));
-  EXPECT_EQ(Plan(self, self, kMean, scalar), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kMean, scalar), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("aclnnMseLossOut: out shape [] must be the broadcast shape of self and "
                     "target without its first dimension (reduction mean or sum), [2]."));
-  EXPECT_EQ(Plan(self, self, kSum, two), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, self, kSum, two), ACLNN_SUCCESS);
 }
 
 // --- OpenACLNN's decisions ---
@@ -196,10 +175,10 @@ TEST(MseLossOutChecks, NullWorkspaceSizeOrExecutorIs161001First) {
 TEST(MseLossOutChecks, OutShapeFollowsTheBroadcastShape) {
   DeviceTensor self({1, 4}, ACL_FLOAT, {}), target({3, 4}, ACL_FLOAT, {}), four({4}, ACL_FLOAT, {}),
       one({1}, ACL_FLOAT, {}), three_four({3, 4}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kMean, four), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(target, one, kSum, four), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, target, kNone, three_four), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, target, kNone, self), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kMean, four), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(target, one, kSum, four), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kNone, three_four), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kNone, self), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("out shape [1,4] must be the broadcast shape of self and target, "
                     "[3,4]."));
@@ -241,10 +220,10 @@ TEST(MseLossOutValues, EmptyFirstDimensionFillsOut) {
   DeviceTensor self({0, 3}, ACL_FLOAT, {}), target({3}, ACL_FLOAT, {1, 2, 3});
   DeviceTensor mean({3}, ACL_FLOAT16, {7, 7, 7}), sum({3}, ACL_BF16, {7, 7, 7});
   uint64_t workspace_size = 1;
-  EXPECT_EQ(Plan(self.get(), target.get(), kMean, mean.get(), &workspace_size), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), target.get(), kMean, mean.get(), &workspace_size), ACLNN_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
-  ASSERT_EQ(RunOp(self, target, kMean, mean), ACLNN_SUCCESS);
-  ASSERT_EQ(RunOp(self, target, kSum, sum), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kMean, mean), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kSum, sum), ACLNN_SUCCESS);
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(std::isnan(mean.Read()[i])) << i;
     EXPECT_EQ(sum.Read()[i], 0.0f) << i;
@@ -257,7 +236,7 @@ TEST(MseLossOutValues, SpecialValuesStayInTheirColumn) {
   const float inf = std::numeric_limits<float>::infinity();
   DeviceTensor self({2, 4}, ACL_FLOAT, {inf, NAN, inf, 1, 2, 3, 4, 5});
   DeviceTensor target({2, 4}, ACL_FLOAT, {0, 0, inf, 0, 0, 0, 0, 0}), out({4}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kSum, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kSum, out), ACLNN_SUCCESS);
   const std::vector<float> got = out.Read();
   EXPECT_EQ(got[0], inf);
   EXPECT_TRUE(std::isnan(got[1]));
@@ -269,7 +248,7 @@ TEST(MseLossOutValues, SpecialValuesStayInTheirColumn) {
 TEST(MseLossOutValues, CannsSampleGivesItsDigits) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {0, 1, 2, 3}), target({2, 2}, ACL_FLOAT, {1, 1, 1, 1}),
       out({2}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kMean, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kMean, out), ACLNN_SUCCESS);
   EXPECT_EQ(out.Read(), (std::vector<float>{1.0f, 2.0f}));
 }
 

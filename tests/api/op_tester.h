@@ -497,4 +497,31 @@ aclnnStatus PlanOnly(Phase1&& phase1, uint64_t* workspace_size = nullptr) {
   return status;
 }
 
+// Phase 1 alone (Plan; a successful executor is destroyed, *workspace_size what it reported) and
+// both phases with a sync (Run; the first failing status) of a loss API of CANN's
+// (self, target, reduction, out) signature, e.g. aclnnMseLoss.
+template <auto kGetWorkspaceSize, auto kLaunch>
+struct SelfTargetLossApi {
+  static aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction,
+                          aclTensor* out, uint64_t* workspace_size = nullptr) {
+    return PlanOnly(
+        [&](uint64_t* size, aclOpExecutor** executor) {
+          return kGetWorkspaceSize(self, target, reduction, out, size, executor);
+        },
+        workspace_size);
+  }
+  static aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
+                          const DeviceTensor& out) {
+    return Plan(self.get(), target.get(), reduction, out.get());
+  }
+  static aclnnStatus Run(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
+                         const DeviceTensor& out) {
+    return RunPhases(
+        [&](uint64_t* size, aclOpExecutor** executor) {
+          return kGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), size, executor);
+        },
+        kLaunch);
+  }
+};
+
 }  // namespace openaclnn::testing

@@ -22,40 +22,18 @@ long double ExactSoftMargin(long double x, long double t) {
   return std::max(-z, 0.0L) + std::log1p(std::exp(-std::fabs(z)));
 }
 
-aclnnStatus Plan(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
-                 uint64_t* workspace_size = nullptr) {
-  uint64_t size = 0;
-  aclOpExecutor* executor = nullptr;
-  const aclnnStatus status =
-      aclnnSoftMarginLossGetWorkspaceSize(self, target, reduction, out, &size, &executor);
-  if (workspace_size != nullptr) *workspace_size = size;
-  return PlanOnly(status, executor);
-}
-
-aclnnStatus Plan(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                 const DeviceTensor& out) {
-  return Plan(self.get(), target.get(), reduction, out.get());
-}
-
-aclnnStatus RunOp(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
-                  const DeviceTensor& out) {
-  uint64_t size = 0;
-  aclOpExecutor* executor = nullptr;
-  const aclnnStatus status = aclnnSoftMarginLossGetWorkspaceSize(
-      self.get(), target.get(), reduction, out.get(), &size, &executor);
-  return LaunchAndSync(status, size, executor, aclnnSoftMarginLoss);
-}
+using Api = SelfTargetLossApi<aclnnSoftMarginLossGetWorkspaceSize, aclnnSoftMarginLoss>;
 
 // --- CANN's UT cases (20 TEST_F, 3 of them commented out), by their intent ---
 
 TEST(SoftMarginLossCann, NullSelfTargetOrOutIs161001) {
   DeviceTensor tensor({2, 2}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(nullptr, tensor.get(), kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions(
       "aclnnSoftMarginLoss: Expected a proper Tensor but got null for argument self."));
-  EXPECT_EQ(Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), nullptr, kNone, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument target."));
-  EXPECT_EQ(Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(tensor.get(), tensor.get(), kNone, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(ErrorMentions("got null for argument out."));
 }
 
@@ -70,7 +48,7 @@ TEST(SoftMarginLossCann, SupportedAndMixedDtypesAreAccepted) {
                {ACL_BF16, ACL_FLOAT16, ACL_FLOAT}};
   for (const auto& c : cases) {
     DeviceTensor self({2, 2}, c.self, {}), target({2, 2}, c.target, {}), out({2, 2}, c.out, {});
-    EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_SUCCESS);
+    EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_SUCCESS);
   }
 }
 
@@ -80,7 +58,7 @@ TEST(SoftMarginLossCann, DoubleTensorsAre161002) {
     const auto dtype = [&](int index) { return index == which ? ACL_DOUBLE : ACL_FLOAT; };
     DeviceTensor self({2, 2}, dtype(0), {}), target({2, 2}, dtype(1), {}),
         out({2, 2}, dtype(2), {});
-    EXPECT_EQ(Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(self, target, kNone, out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("has dtype DT_DOUBLE"));
   }
 }
@@ -91,28 +69,28 @@ TEST(SoftMarginLossCann, EmptyInputsAreAcceptedAndFillAReducedOut) {
   DeviceTensor self({2, 0}, ACL_FLOAT, {}), target({2, 0}, ACL_FLOAT, {}),
       none({2, 0}, ACL_FLOAT, {});
   uint64_t workspace_size = 1;
-  EXPECT_EQ(Plan(self.get(), target.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self.get(), target.get(), kNone, none.get(), &workspace_size), ACLNN_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
-  EXPECT_EQ(RunOp(self, target, kNone, none), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Run(self, target, kNone, none), ACLNN_SUCCESS);
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     DeviceTensor mean({}, dtype, {7.0f}), sum({}, dtype, {7.0f});
-    ASSERT_EQ(RunOp(self, target, kMean, mean), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, kMean, mean), ACLNN_SUCCESS);
     EXPECT_TRUE(std::isnan(mean.Read()[0]));
-    ASSERT_EQ(RunOp(self, target, kSum, sum), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, kSum, sum), ACLNN_SUCCESS);
     EXPECT_EQ(sum.Bytes(), DeviceTensor({}, dtype, {0.0f}).Bytes());  // +0
   }
   // Only target empty: the broadcast shape is empty all the same.
   DeviceTensor one({1}, ACL_FLOAT, {0.5f}), empty({0}, ACL_FLOAT, {}), mean({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(one, empty, kMean, mean), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(one, empty, kMean, mean), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(mean.Read()[0]));
 }
 
 TEST(SoftMarginLossCann, EveryReductionIsAccepted) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {}), target({2, 2}, ACL_FLOAT, {-1, 1, 1, -1}),
       none({2, 2}, ACL_FLOAT, {}), reduced({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, none), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, target, kMean, reduced), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, target, kSum, reduced), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kNone, none), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kMean, reduced), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kSum, reduced), ACLNN_SUCCESS);
 }
 
 // soft_margin_loss_reduction_3 and _negative_4: CANN sums for either (success); OpenACLNN refuses
@@ -120,7 +98,7 @@ TEST(SoftMarginLossCann, EveryReductionIsAccepted) {
 TEST(SoftMarginLossCann, ReductionsOutsideZeroToTwoAre161002) {
   DeviceTensor self({2, 2}, ACL_FLOAT, {}), out({}, ACL_FLOAT, {});
   for (int64_t reduction : {int64_t{3}, int64_t{-4}, int64_t{-1}, int64_t{1} << 40}) {
-    EXPECT_EQ(Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(self, self, reduction, out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("aclnnSoftMarginLoss: reduction is " + std::to_string(reduction) +
                               "; Reduction only support [0, 1, 2]"));
   }
@@ -129,7 +107,7 @@ TEST(SoftMarginLossCann, ReductionsOutsideZeroToTwoAre161002) {
 TEST(SoftMarginLossCann, RankNineIs161002) {
   const Shape nine{2, 2, 3, 2, 2, 3, 2, 2, 3};
   DeviceTensor self(nine, ACL_FLOAT, {}), out(nine, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, self, kNone, out), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self (DT_FLOAT [2,2,3,2,2,3,2,2,3]) has rank 9; at most 8"));
 }
 
@@ -140,8 +118,9 @@ TEST(SoftMarginLossCann, BothInputsBroadcastAndViewsAreRead) {
   DeviceTensor square({2, 2}, ACL_FLOAT, {0.25f, 0.5f, -1, 2}), column({2, 1}, ACL_FLOAT, {-1, 1}),
       out({2, 2}, ACL_FLOAT, {});
   for (int order = 0; order < 2; ++order) {
-    ASSERT_EQ(order == 0 ? RunOp(square, column, kNone, out) : RunOp(column, square, kNone, out),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        order == 0 ? Api::Run(square, column, kNone, out) : Api::Run(column, square, kNone, out),
+        ACLNN_SUCCESS);
     const std::vector<float> got = out.Read();
     const float x[] = {0.25f, 0.5f, -1, 2}, t[] = {-1, -1, 1, 1};
     for (int i = 0; i < 4; ++i) {
@@ -172,21 +151,21 @@ TEST(SoftMarginLossChecks, WorkspaceSizeAndExecutorAreCheckedFirst) {
 TEST(SoftMarginLossChecks, ChecksComeInCannsOrderWithTheReductionAfterTheDtypes) {
   DeviceTensor fp32({2, 3}, ACL_FLOAT, {}), fp64({2, 3}, ACL_DOUBLE, {}), other({4}, ACL_FLOAT, {}),
       nine({1, 1, 1, 1, 1, 1, 1, 1, 1}, ACL_FLOAT, {}), scalar({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(fp32.get(), nullptr, 7, fp64.get()), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(Plan(fp32, other, 7, fp64), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32.get(), nullptr, 7, fp64.get()), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(Api::Plan(fp32, other, 7, fp64), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out has dtype DT_DOUBLE"));
-  EXPECT_EQ(Plan(fp32, other, 7, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, other, 7, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("reduction is 7"));
-  EXPECT_EQ(Plan(nine, other, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(nine, other, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self (DT_FLOAT [1,1,1,1,1,1,1,1,1]) has rank 9"));
-  EXPECT_EQ(Plan(fp32, nine, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, nine, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("target (DT_FLOAT [1,1,1,1,1,1,1,1,1]) has rank 9"));
-  EXPECT_EQ(Plan(fp32, other, kSum, nine), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, other, kSum, nine), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out (DT_FLOAT [1,1,1,1,1,1,1,1,1]) has rank 9"));
-  EXPECT_EQ(Plan(fp32, other, kSum, scalar), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, other, kSum, scalar), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("aclnnSoftMarginLoss: self shape [2,3] and target shape [4] cannot broadcast"));
-  EXPECT_EQ(Plan(fp32, fp32, kSum, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, fp32, kSum, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("out must be 0-D (shape []), but its shape is [2,3]."));
 }
 
@@ -196,19 +175,19 @@ TEST(SoftMarginLossChecks, OutShapeIsTheBroadcastShapeOrZeroD) {
   DeviceTensor self({3, 1}, ACL_FLOAT, {}), target({4}, ACL_FLOAT, {}),
       broadcast({3, 4}, ACL_FLOAT, {}), flat({12}, ACL_FLOAT, {}), one({1}, ACL_FLOAT, {}),
       one_by_one({1, 1}, ACL_FLOAT, {}), scalar({}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, broadcast), ACLNN_SUCCESS);
-  EXPECT_EQ(Plan(self, target, kNone, flat), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, broadcast), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kNone, flat), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("out shape [12] must be the broadcast shape of self and target, [3,4]."));
-  EXPECT_EQ(Plan(self, target, kMean, scalar), ACLNN_SUCCESS);
+  EXPECT_EQ(Api::Plan(self, target, kMean, scalar), ACLNN_SUCCESS);
   for (const DeviceTensor* out : {&one, &one_by_one, &broadcast}) {
-    EXPECT_EQ(Plan(self, target, kMean, *out), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Api::Plan(self, target, kMean, *out), ACLNN_ERR_PARAM_INVALID);
     EXPECT_TRUE(ErrorMentions("with reduction mean or sum, out must be 0-D"));
   }
   // Empty inputs too (CANN's fill would write a larger out whole).
   DeviceTensor empty({0, 3}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(empty, empty, kSum, one), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(Plan(empty, empty, kNone, broadcast), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(empty, empty, kSum, one), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(empty, empty, kNone, broadcast), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(
       ErrorMentions("out shape [3,4] must be the broadcast shape of self and target, [0,3]."));
 }
@@ -218,12 +197,12 @@ TEST(SoftMarginLossChecks, Bf16FollowsTheSocProfile) {
   DeviceTensor bf16({2}, ACL_BF16, {}), fp32({2}, ACL_FLOAT, {});
   for (const char* soc : {"Ascend910B3", "Ascend910_9391", "Ascend950PR_9579"}) {
     ScopedSocVersion profile(soc);
-    EXPECT_EQ(Plan(bf16, fp32, kNone, fp32), ACLNN_SUCCESS) << soc;
+    EXPECT_EQ(Api::Plan(bf16, fp32, kNone, fp32), ACLNN_SUCCESS) << soc;
   }
   for (const char* soc : {"Ascend910ProB", "Ascend310P3"}) {
     ScopedSocVersion profile(soc);
-    EXPECT_EQ(Plan(fp32, fp32, kNone, fp32), ACLNN_SUCCESS) << soc;
-    EXPECT_EQ(Plan(fp32, fp32, kNone, bf16), ACLNN_ERR_PARAM_INVALID) << soc;
+    EXPECT_EQ(Api::Plan(fp32, fp32, kNone, fp32), ACLNN_SUCCESS) << soc;
+    EXPECT_EQ(Api::Plan(fp32, fp32, kNone, bf16), ACLNN_ERR_PARAM_INVALID) << soc;
     EXPECT_TRUE(ErrorMentions(std::string("out has dtype DT_BF16 (27), which ") + soc +
                               " does not support; supported: DT_FLOAT, DT_FLOAT16."));
   }
@@ -231,27 +210,27 @@ TEST(SoftMarginLossChecks, Bf16FollowsTheSocProfile) {
 
 TEST(SoftMarginLossChecks, IntegerInputsAndOutsAre161002) {
   DeviceTensor fp32({2}, ACL_FLOAT, {}), int64({2}, ACL_INT64, {}), int32({2}, ACL_INT32, {});
-  EXPECT_EQ(Plan(int64, fp32, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(int64, fp32, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("self has dtype DT_INT64"));
-  EXPECT_EQ(Plan(fp32, int32, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, int32, kNone, fp32), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("target has dtype DT_INT32"));
-  EXPECT_EQ(Plan(fp32, fp32, kNone, int32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(fp32, fp32, kNone, int32), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST(SoftMarginLossChecks, ViewsOutsideTheirStorageAre161002) {
   DeviceTensor self({4, 4}, ACL_FLOAT, {}, {5, 1}, 0, {16}), target({4, 4}, ACL_FLOAT, {});
-  EXPECT_EQ(Plan(self, target, kNone, target), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(Api::Plan(self, target, kNone, target), ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(ErrorMentions("the view of self"));
 }
 
 TEST(SoftMarginLossChecks, ZeroDAndRankEightAreAccepted) {
   DeviceTensor scalar({}, ACL_FLOAT, {-0.75f}), minus_one({}, ACL_FLOAT, {-1}),
       out({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(scalar, minus_one, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(scalar, minus_one, kNone, out), ACLNN_SUCCESS);
   EXPECT_TRUE(CorrectlyRounded(out.Read()[0], ExactSoftMargin(-0.75f, -1), ACL_FLOAT));
   const Shape eight{1, 2, 1, 2, 1, 2, 1, 2};
   DeviceTensor self8(eight, ACL_FLOAT, UniformValues(16, -5, 5, 1)), total({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self8, scalar, kSum, total), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self8, scalar, kSum, total), ACLNN_SUCCESS);
   long double sum = 0;
   for (float x : self8.Read()) sum += ExactSoftMargin(x, -0.75f);
   EXPECT_TRUE(CorrectlyRounded(total.Read()[0], sum, ACL_FLOAT));
@@ -285,7 +264,7 @@ TEST_P(SoftMarginLossValues, AreTheExactLossCorrectlyRounded) {
     DeviceTensor target(c.target_shape, c.target_type,
                         UniformValues(ElementCount(c.target_shape), -range, range, 4));
     DeviceTensor out(c.reduction == kNone ? shape : Shape{}, c.out_type, {});
-    ASSERT_EQ(RunOp(self, target, c.reduction, out), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, c.reduction, out), ACLNN_SUCCESS);
     const std::vector<float> x = self.Read(), t = target.Read(), got = out.Read();
     long double total = 0;
     for (int64_t i = 0; i < count; ++i) {
@@ -328,7 +307,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(SoftMarginLossValues, CannsExampleGivesItsDigits) {
   const std::vector<float> x = {0.3f, 0.7f, 0.5f, 0.5f}, t = {-1, 1, 1, -1};
   DeviceTensor self({2, 2}, ACL_FLOAT, x), target({2, 2}, ACL_FLOAT, t), out({2, 2}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> got = out.Read();
   const float digits[] = {854355, 403186, 474077, 974077};
   for (int i = 0; i < 4; ++i) {
@@ -346,7 +325,7 @@ TEST(SoftMarginLossValues, LargeMarginsAndAnyTargetAreExact) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     SCOPED_TRACE(dtype);
     DeviceTensor self(shape, ACL_FLOAT, x), target(shape, ACL_FLOAT, t), out(shape, dtype, {});
-    ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
     const std::vector<float> got = out.Read();
     for (size_t i = 0; i < x.size(); ++i) {
       EXPECT_TRUE(CorrectlyRounded(got[i], ExactSoftMargin(x[i], t[i]), dtype)) << i;
@@ -364,7 +343,7 @@ TEST(SoftMarginLossValues, MarginsBeyondFp32AreExactInAMean) {
   std::vector<float> x(4096, 0.0f), t(4096, 1.0f);
   x[17] = 1e20f, t[17] = -1e20f;
   DeviceTensor self({4096}, ACL_FLOAT, x), target({4096}, ACL_FLOAT, t), out({}, ACL_FLOAT, {});
-  ASSERT_EQ(RunOp(self, target, kMean, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kMean, out), ACLNN_SUCCESS);
   const long double exact =
       (static_cast<long double>(1e20f) * 1e20f + 4095 * std::log(2.0L)) / 4096;
   EXPECT_TRUE(CorrectlyRounded(out.Read()[0], exact, ACL_FLOAT));
@@ -384,7 +363,7 @@ TEST(SoftMarginLossValues, NonFiniteInputsTakeTheirClasses) {
     DeviceTensor self(shape, dtype, {}), target(shape, dtype, {}), out(shape, dtype, {});
     UploadWithSpecials(self, dtype, x);
     UploadWithSpecials(target, dtype, t);
-    ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+    ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
     const std::vector<float> got = out.Read();
     EXPECT_EQ(got[0], 0.0f);
     EXPECT_FALSE(std::signbit(got[0]));
@@ -395,10 +374,10 @@ TEST(SoftMarginLossValues, NonFiniteInputsTakeTheirClasses) {
   DeviceTensor self({3}, ACL_FLOAT, {}), target({3}, ACL_FLOAT, {1, 1, 1}),
       total({}, ACL_FLOAT, {});
   UploadWithSpecials(self, ACL_FLOAT, {0.5f, -inf, 2});
-  ASSERT_EQ(RunOp(self, target, kSum, total), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kSum, total), ACLNN_SUCCESS);
   EXPECT_EQ(total.Read()[0], inf);
   UploadWithSpecials(self, ACL_FLOAT, {0.5f, nan, 2});
-  ASSERT_EQ(RunOp(self, target, kMean, total), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kMean, total), ACLNN_SUCCESS);
   EXPECT_TRUE(std::isnan(total.Read()[0]));
 }
 
@@ -408,7 +387,7 @@ TEST(SoftMarginLossValues, NonContiguousTensorsAreReadInPlace) {
   DeviceTensor self({5, 10}, ACL_FLOAT, storage, {1, 5}, 0, {10, 5});
   DeviceTensor target({5, 10}, ACL_FLOAT, UniformValues(50, -2, 2, 8));
   DeviceTensor out({5, 10}, ACL_FLOAT, std::vector<float>(100, -1.0f), {20, 2}, 1, {5, 20});
-  ASSERT_EQ(RunOp(self, target, kNone, out), ACLNN_SUCCESS);
+  ASSERT_EQ(Api::Run(self, target, kNone, out), ACLNN_SUCCESS);
   const std::vector<float> t = target.Read(), got = out.Read();
   for (int row = 0; row < 5; ++row) {
     for (int col = 0; col < 10; ++col) {
