@@ -73,9 +73,13 @@ struct LossProblem {
   bool Total() const { return Reduces() && segment == count; }
 };
 
-// Up to this many elements a launch is Quick (see Plan): its math takes about as long as handing
-// it to a stream's sleeping worker thread (15-25 us measured: a wake-up and a context switch).
-inline constexpr int64_t kQuickElements = 16 * kReductionBlock;
+// Up to this many elements a launch is Quick (see Plan): it runs on the calling thread of an idle
+// stream, with the thread pool. Handing it to the stream's worker costs a wake-up and a context
+// switch (15-25 us), and while the worker computes the synchronizing caller spins beside the
+// pool's threads, one thread more than there are cores; up to about 1e6 elements that costs
+// 5-65% of the call (op_bench, 2 threads, Zen 5: 1e5 elements 1.3-2.8x faster, 1e6 1.05-1.5x).
+// Beyond, the math dwarfs it and the launch stays asynchronous.
+inline constexpr int64_t kQuickElements = 256 * kReductionBlock;
 
 // The workspace of every backend's reductions (reduction.h: ReductionWorkspace).
 inline uint64_t ReductionWorkspaceBytes(const LossProblem& problem) {

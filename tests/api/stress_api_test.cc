@@ -21,9 +21,9 @@ struct Job {
   uint32_t seed;
 };
 
-// 65536 is the quick-launch threshold (kQuickElements): at most that runs on the calling thread
+// 1048576 is the quick-launch threshold (kQuickElements): at most that runs on the calling thread
 // when its stream is idle.
-constexpr int64_t kSizes[] = {1, 257, 4097, 65536, 65537};
+constexpr int64_t kSizes[] = {1, 257, 4097, 1048576, 1048577};
 
 std::vector<Job> Jobs(int thread, int per_thread) {
   std::vector<Job> jobs;
