@@ -207,7 +207,10 @@ OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& numerator,
                                                     const ExactSum& denominator, FloatType type) {
   ExactSum top = numerator, bottom = denominator;
   const int top_sign = top.Sign(), bottom_sign = bottom.Sign();
-  if (bottom_sign == 0) return top.RoundedToOdd() / 0.0;
+  if (bottom_sign == 0) {
+    const double zero = bottom_sign;  // a variable: nvcc refuses a literal division by zero
+    return top.RoundedToOdd() / zero;
+  }
   if (top_sign == 0) return 0.0;
   if (top_sign < 0) top.Negate();
   if (bottom_sign < 0) bottom.Negate();
