@@ -45,7 +45,7 @@ def layer_of(path):
     name = parts[-1]
     if parts[3] == "cpu":
         return "backends"
-    if name.endswith("_checks.h") or name.endswith(".cc"):
+    if name.endswith(("_checks.h", "_rows.h", ".cc")):  # checks, op-table rows, op files
         return "ops"
     return "kernels"
 

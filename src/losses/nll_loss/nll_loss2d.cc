@@ -4,37 +4,22 @@
 #include <iterator>
 
 #include "losses/nll_loss/nll_loss_checks.h"
+#include "losses/nll_loss/nll_loss_rows.h"
 #include "ops/class_axis_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
-namespace {
-
-constexpr openaclnnOperand kOperands[] = {
-    Input("self", OPENACLNN_ROLE_SELF),
-    Input("target", OPENACLNN_ROLE_TARGET),
-    Input("weight", OPENACLNN_ROLE_WEIGHT),
-    Output("out", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_TARGET, {.reduced = OPENACLNN_REDUCED_TO_ONE}),
-    Output("totalWeightOut", OPENACLNN_ROLE_TOTAL_WEIGHT_OUT, OPENACLNN_ROLE_TARGET,
-           {.reduced = OPENACLNN_REDUCED_TO_ONE}),
-};
-
-constexpr openaclnnAttribute kAttributes[] = {
-    Attribute("ignoreIndex", OPENACLNN_ATTRIBUTE_INT64, -100.0),
-};
-
-}  // namespace
 
 extern const OpDescriptor kNllLoss2dOp = {
     .info = {.api = "aclnnNLLLoss2d",
              .family = OPENACLNN_FAMILY_NLL_LOSS,
              .kind = OPENACLNN_OP_LOSS,
-             .operandCount = std::size(kOperands),
-             .operands = kOperands,
+             .operandCount = std::size(kNllForwardOperands),
+             .operands = kNllForwardOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kNllLoss2dOp>,
              .launch = aclnnNLLLoss2d,
-             .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes,
+             .attributeCount = std::size(kNllAttributes),
+             .attributes = kNllAttributes,
              .layout = OPENACLNN_LAYOUT_CLASS_AXIS},
     .validate = ValidateNllLoss2d,
     .plan = PlanClassAxisOf<LossKind::kLoss>};

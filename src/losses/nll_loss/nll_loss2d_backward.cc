@@ -4,37 +4,22 @@
 #include <iterator>
 
 #include "losses/nll_loss/nll_loss_checks.h"
+#include "losses/nll_loss/nll_loss_rows.h"
 #include "ops/class_axis_plans.h"
 #include "ops/op_table.h"
 
 namespace openaclnn {
-namespace {
-
-constexpr openaclnnOperand kOperands[] = {
-    Input("gradOutput", OPENACLNN_ROLE_GRAD_OUTPUT),
-    Input("self", OPENACLNN_ROLE_SELF),
-    Input("target", OPENACLNN_ROLE_TARGET),
-    Input("weight", OPENACLNN_ROLE_WEIGHT),
-    Input("totalWeight", OPENACLNN_ROLE_TOTAL_WEIGHT),
-    Output("out", OPENACLNN_ROLE_OUT, OPENACLNN_ROLE_SELF),
-};
-
-constexpr openaclnnAttribute kAttributes[] = {
-    Attribute("ignoreIndex", OPENACLNN_ATTRIBUTE_INT64, -100.0),
-};
-
-}  // namespace
 
 extern const OpDescriptor kNllLoss2dBackwardOp = {
     .info = {.api = "aclnnNLLLoss2dBackward",
              .family = OPENACLNN_FAMILY_NLL_LOSS,
              .kind = OPENACLNN_OP_GRAD_SELF,
-             .operandCount = std::size(kOperands),
-             .operands = kOperands,
+             .operandCount = std::size(kNllBackwardOperands),
+             .operands = kNllBackwardOperands,
              .getWorkspaceSize = TableGetWorkspaceSize<kNllLoss2dBackwardOp>,
              .launch = aclnnNLLLoss2dBackward,
-             .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes,
+             .attributeCount = std::size(kNllAttributes),
+             .attributes = kNllAttributes,
              .layout = OPENACLNN_LAYOUT_CLASS_AXIS},
     .validate = ValidateNllLoss2dBackward,
     .plan = PlanClassAxisOf<LossKind::kGradSelf>};

@@ -1,5 +1,6 @@
 #include "losses/nll_loss/nll_loss_checks.h"
 
+#include <initializer_list>
 #include <vector>
 
 #include "base/tensor.h"
@@ -90,80 +91,55 @@ int64_t ClassesOf(const aclTensor* self) {
   return self->view_shape.size() == 1 ? self->view_shape[0] : self->view_shape[1];
 }
 
-}  // namespace
-
-// CANN's aclnn_nll_loss.cpp: nulls (weight is required), dtypes (weight self's, self castable to
-// both outputs, self's and target's lists), the reduction, then shapes.
-aclnnStatus ValidateNllLoss(const ArgumentChecker& check, const LossOperands& operands,
-                            int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor) {
+// The forwards' checks, CANN's aclnn_nll_loss.cpp and aclnn_nll_loss2d.cpp: nulls (weight is
+// required), dtypes (weight self's, self castable to both outputs, self's and target's lists;
+// the 2d op checks self's list first), the reduction, then shapes.
+aclnnStatus ValidateForward(const ArgumentChecker& check, const LossOperands& operands,
+                            int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor,
+                            bool two_d) {
   const aclTensor* self = operands.tensor[kSelf];
   const aclTensor* target = operands.tensor[kTarget];
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* out = operands.tensor[kOut];
   const aclTensor* total_weight = operands.tensor[kTotalWeightOut];
+  const std::initializer_list<NamedTensor> tensors = {{"self", self},
+                                                      {"target", target},
+                                                      {"weight", weight},
+                                                      {"out", out},
+                                                      {"totalWeightOut", total_weight}};
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self},
-                                           {"target", target},
-                                           {"weight", weight},
-                                           {"out", out},
-                                           {"totalWeightOut", total_weight}}));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(tensors));
+  if (two_d) OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("weight", weight, "self", self));
   OPENACLNN_RETURN_IF_ERROR(CastOutput(check, "out", self, out));
   OPENACLNN_RETURN_IF_ERROR(CastOutput(check, "totalWeightOut", self, total_weight));
-  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
+  if (!two_d) OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("target", target, kTargetTypes));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self},
-                                          {"target", target},
-                                          {"weight", weight},
-                                          {"out", out},
-                                          {"totalWeightOut", total_weight}}));
-  OPENACLNN_RETURN_IF_ERROR(CheckSelfAndTarget(check, self, target));
-  OPENACLNN_RETURN_IF_ERROR(CheckWeight(check, weight, ClassesOf(self), true));
-  if (reduction == 0 && Rank(self) == 2) {
+  OPENACLNN_RETURN_IF_ERROR(check.Layout(tensors));
+  OPENACLNN_RETURN_IF_ERROR(two_d ? CheckSelfAndTarget2d(check, self, target)
+                                  : CheckSelfAndTarget(check, self, target));
+  OPENACLNN_RETURN_IF_ERROR(CheckWeight(check, weight, ClassesOf(self), !two_d));
+  if (reduction == 0 && Rank(self) > 1) {
     OPENACLNN_RETURN_IF_ERROR(check.ShapeIs("out", out, target->view_shape, "target's shape"));
   } else {
-    OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "out", out, true));
+    OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "out", out, !two_d));
   }
   OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "totalWeightOut", total_weight, false));
   return CheckClassesExist(check, target, ClassesOf(self));
 }
 
-// CANN's aclnn_nll_loss2d.cpp: as aclnnNLLLoss's, with self's list first among the dtypes.
+}  // namespace
+
+aclnnStatus ValidateNllLoss(const ArgumentChecker& check, const LossOperands& operands,
+                            int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor) {
+  return ValidateForward(check, operands, reduction, workspace_size, executor, false);
+}
+
 aclnnStatus ValidateNllLoss2d(const ArgumentChecker& check, const LossOperands& operands,
                               int64_t reduction, uint64_t* workspace_size,
                               aclOpExecutor** executor) {
-  const aclTensor* self = operands.tensor[kSelf];
-  const aclTensor* target = operands.tensor[kTarget];
-  const aclTensor* weight = operands.tensor[kWeight];
-  const aclTensor* out = operands.tensor[kOut];
-  const aclTensor* total_weight = operands.tensor[kTotalWeightOut];
-  OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present({{"self", self},
-                                           {"target", target},
-                                           {"weight", weight},
-                                           {"out", out},
-                                           {"totalWeightOut", total_weight}}));
-  OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
-  OPENACLNN_RETURN_IF_ERROR(check.SameType("weight", weight, "self", self));
-  OPENACLNN_RETURN_IF_ERROR(CastOutput(check, "out", self, out));
-  OPENACLNN_RETURN_IF_ERROR(CastOutput(check, "totalWeightOut", self, total_weight));
-  OPENACLNN_RETURN_IF_ERROR(check.TypeIn("target", target, kTargetTypes));
-  OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"self", self},
-                                          {"target", target},
-                                          {"weight", weight},
-                                          {"out", out},
-                                          {"totalWeightOut", total_weight}}));
-  OPENACLNN_RETURN_IF_ERROR(CheckSelfAndTarget2d(check, self, target));
-  OPENACLNN_RETURN_IF_ERROR(CheckWeight(check, weight, ClassesOf(self), false));
-  if (reduction == 0) {
-    OPENACLNN_RETURN_IF_ERROR(check.ShapeIs("out", out, target->view_shape, "target's shape"));
-  } else {
-    OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "out", out, false));
-  }
-  OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "totalWeightOut", total_weight, false));
-  return CheckClassesExist(check, target, ClassesOf(self));
+  return ValidateForward(check, operands, reduction, workspace_size, executor, true);
 }
 
 // CANN's aclnn_nll_loss_backward.cpp: nulls, dtypes (weight, gradOutput and totalWeight self's,
@@ -179,13 +155,11 @@ aclnnStatus ValidateNllLossBackward(const ArgumentChecker& check, const LossOper
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* total_weight = operands.tensor[kTotalWeight];
   const aclTensor* out = operands.tensor[kOut];
+  const std::initializer_list<NamedTensor> tensors = {
+      {"gradOutput", grad_output},   {"self", self}, {"target", target}, {"weight", weight},
+      {"totalWeight", total_weight}, {"out", out}};
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present({{"gradOutput", grad_output},
-                                           {"self", self},
-                                           {"target", target},
-                                           {"weight", weight},
-                                           {"totalWeight", total_weight},
-                                           {"out", out}}));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(tensors));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("weight", weight, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("gradOutput", grad_output, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("totalWeight", total_weight, "self", self));
@@ -193,12 +167,7 @@ aclnnStatus ValidateNllLossBackward(const ArgumentChecker& check, const LossOper
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("target", target, kTargetTypes));
   OPENACLNN_RETURN_IF_ERROR(check.Reduction(reduction));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"gradOutput", grad_output},
-                                          {"self", self},
-                                          {"target", target},
-                                          {"weight", weight},
-                                          {"totalWeight", total_weight},
-                                          {"out", out}}));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout(tensors));
   OPENACLNN_RETURN_IF_ERROR(CheckSelfAndTarget(check, self, target));
   OPENACLNN_RETURN_IF_ERROR(CheckWeight(check, weight, ClassesOf(self), true));
   OPENACLNN_RETURN_IF_ERROR(CheckOneElement(check, "totalWeight", total_weight, false));
@@ -223,25 +192,18 @@ aclnnStatus ValidateNllLoss2dBackward(const ArgumentChecker& check, const LossOp
   const aclTensor* weight = operands.tensor[kWeight];
   const aclTensor* total_weight = operands.tensor[kTotalWeight];
   const aclTensor* out = operands.tensor[kOut];
+  const std::initializer_list<NamedTensor> tensors = {
+      {"gradOutput", grad_output}, {"self", self}, {"target", target},
+      {"weight", weight},          {"out", out},   {"totalWeight", total_weight}};
   OPENACLNN_RETURN_IF_ERROR(check.OutputPointers(workspace_size, executor));
-  OPENACLNN_RETURN_IF_ERROR(check.Present({{"gradOutput", grad_output},
-                                           {"self", self},
-                                           {"target", target},
-                                           {"weight", weight},
-                                           {"out", out},
-                                           {"totalWeight", total_weight}}));
+  OPENACLNN_RETURN_IF_ERROR(check.Present(tensors));
   OPENACLNN_RETURN_IF_ERROR(check.SupportedType("self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("gradOutput", grad_output, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("weight", weight, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("out", out, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.SameType("totalWeight", total_weight, "self", self));
   OPENACLNN_RETURN_IF_ERROR(check.TypeIn("target", target, kTargetTypes));
-  OPENACLNN_RETURN_IF_ERROR(check.Layout({{"gradOutput", grad_output},
-                                          {"self", self},
-                                          {"target", target},
-                                          {"weight", weight},
-                                          {"out", out},
-                                          {"totalWeight", total_weight}}));
+  OPENACLNN_RETURN_IF_ERROR(check.Layout(tensors));
   OPENACLNN_RETURN_IF_ERROR(CheckSelfAndTarget2d(check, self, target));
   if (reduction == 0) {
     OPENACLNN_RETURN_IF_ERROR(
