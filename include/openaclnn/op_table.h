@@ -26,7 +26,9 @@ typedef enum {
   OPENACLNN_ROLE_GRAD_OUTPUT = 4,   /* the gradient flowing in */
   OPENACLNN_ROLE_OUT = 5,           /* the op's (first) result */
   OPENACLNN_ROLE_GRAD_SELF_OUT = 6, /* the fused op's second result: the gradient for self */
-  OPENACLNN_ROLE_COUNT = 7,
+  OPENACLNN_ROLE_TOTAL_WEIGHT = 7, /* a class-axis gradient's divisor: the forward's total weight */
+  OPENACLNN_ROLE_TOTAL_WEIGHT_OUT = 8, /* a class-axis forward's second result: its total weight */
+  OPENACLNN_ROLE_COUNT = 9,
   /* Not a role: as an output's shapeOf, the broadcast shape of all the op's tensor inputs. */
   OPENACLNN_SHAPE_OF_INPUTS = 100
 } openaclnnOperandRole;
@@ -39,8 +41,19 @@ typedef enum {
   OPENACLNN_FAMILY_L1_LOSS = 3,              /* mean absolute error */
   OPENACLNN_FAMILY_SMOOTH_L1_LOSS = 4,       /* smooth L1 (beta) and Huber (delta) */
   OPENACLNN_FAMILY_SOFT_MARGIN_LOSS = 5,     /* logistic loss of a margin: log(1 + exp(-t x)) */
-  OPENACLNN_FAMILY_KL_DIV = 6                /* Kullback-Leibler divergence of log-probabilities */
+  OPENACLNN_FAMILY_KL_DIV = 6,               /* Kullback-Leibler divergence of log-probabilities */
+  OPENACLNN_FAMILY_NLL_LOSS = 7 /* negative log likelihood: -weight[t] self[t] along a class axis */
 } openaclnnOpFamily;
+
+/** How an op's operands are laid out (openaclnnOpDescriptor.layout). */
+typedef enum {
+  /* Element-wise: the inputs broadcast into one shape, and each element has its own term. */
+  OPENACLNN_LAYOUT_ELEMENTWISE = 0,
+  /* Along a class axis: self is (C), (N, C) or (N, C, d1, ...) (dimension 1 the classes, dimension
+   * 0 of a 1-D self); target holds one class index per position, self's shape without the class
+   * dimension, as an integer tensor; weight, one per class (C); a reduced result is one element. */
+  OPENACLNN_LAYOUT_CLASS_AXIS = 1
+} openaclnnOpLayout;
 
 /** What the op computes. */
 typedef enum {
@@ -75,7 +88,9 @@ typedef struct {
 typedef enum {
   OPENACLNN_ATTRIBUTE_FLOAT = 0,  /* float (smooth L1's beta) */
   OPENACLNN_ATTRIBUTE_DOUBLE = 1, /* double (Huber's delta) */
-  OPENACLNN_ATTRIBUTE_BOOL = 2    /* bool, 0 or 1 (KL divergence's logTarget) */
+  OPENACLNN_ATTRIBUTE_BOOL = 2,   /* bool, 0 or 1 (KL divergence's logTarget) */
+  OPENACLNN_ATTRIBUTE_INT64 = 3   /* int64_t (the class-axis ops' ignoreIndex); through the table,
+                                     a double holding a whole number of magnitude at most 2^53 */
 } openaclnnAttributeType;
 
 /** A scalar attribute: a parameter of the C API after reduction (e.g. "beta", "logTarget"). */
@@ -108,6 +123,7 @@ typedef struct {
   openaclnnLaunchFn launch;
   size_t attributeCount;
   const openaclnnAttribute* attributes; /* in API order, after reduction */
+  openaclnnOpLayout layout;
 } openaclnnOpDescriptor;
 
 /** The number of ops; they are numbered 0 to openaclnnOpCount() - 1, in a fixed order. */

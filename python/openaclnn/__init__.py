@@ -32,13 +32,14 @@ Example::
 
 ``python -m openaclnn`` prints the version, the library's path, SIMD target and thread count.
 """
+import math
 import sys
 import warnings
 from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._error import ArgumentError, DtypeError, Error, ShapeError
+from ._error import ArgumentError, DtypeError, Error, ShapeError, TargetError
 from ._version import __version__
 from . import _binding
 
@@ -64,14 +65,17 @@ __all__ = [
     "SoftMarginLoss",
     "kl_div",
     "KLDivLoss",
+    "nll_loss",
+    "NLLLoss",
     "Error",
     "ShapeError",
     "DtypeError",
     "ArgumentError",
+    "TargetError",
 ]
 
 _MODULES = ("BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
-            "SoftMarginLoss", "KLDivLoss")
+            "SoftMarginLoss", "KLDivLoss", "NLLLoss")
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _KL_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2, "batchmean": 3}
@@ -486,6 +490,92 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "behave the same as 'batchmean' in the next major release.",
                           stacklevel=2)
     return _elementwise(_KL_DIV, input, target, code, (1.0 if log_target else 0.0,))
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """The negative log likelihood, as torch.nn.functional.nll_loss: of log-probabilities x along
+    the class dimension (dimension 1; 0 of a 1-d input), ``l = -w[t] x[t]`` per position with
+    target t, 0 where t == ignore_index; the mean divides the sum by the total weight of the
+    targets that count. Each value, sum and mean is the exact one rounded once.
+
+    Args:
+        input: x of shape (C), (N, C) or (N, C, d1, ..., dk), float32, float16 or bfloat16.
+        target: class indices of input's shape without the class dimension, int64 (or another
+            integer type), each in [0, C) or equal to ignore_index.
+        weight: one weight per class, (C), input's dtype; None: all 1.
+        size_average, reduce: torch's deprecated pair (see :func:`mse_loss`).
+        ignore_index: the target value that counts for nothing (negative ones too).
+        reduction: "none" (target's shape), "mean" or "sum" (0-d).
+
+    Returns:
+        The loss, of input's kind and dtype. With torch tensors that require grad it is
+        differentiable with respect to input (the library's NLLLossBackward), twice as torch's
+        is.
+
+    Raises:
+        TargetError: a target outside [0, C) that is not ignore_index (an IndexError, as torch's).
+        ShapeError: an input of rank 0 or a target of another shape (a ValueError).
+        DtypeError, ArgumentError: as for :func:`mse_loss`.
+
+    Example::
+
+        >>> x = np.log(np.float32([[0.25, 0.75], [0.5, 0.5]]))
+        >>> float(openaclnn.nll_loss(x, np.int64([1, 0]), reduction="sum"))
+        0.9808292388916016
+    """
+    input, target, weight = _natives(input, target, weight)
+    code = _legacy_reduction(size_average, reduce, reduction)
+    if _needs_autograd(input, weight):
+        from ._torch import nll_loss_with_autograd
+        return nll_loss_with_autograd(input, target, weight, ignore_index, code)
+    return _nll_loss(input, target, weight, ignore_index, code)[0]
+
+
+def _class_axis(input, target):
+    """input and target as the class-axis APIs take them: (C) with (), (N, C) with (N), or
+    (N, C, H, W) with (N, H, W) (more dimensions after C are flattened into H, with W = 1), and
+    the name of the op that takes them ("2d" or "")."""
+    shape = tuple(input.shape)
+    if len(shape) == 0:
+        raise ShapeError(_PARAM_INVALID, "input must have a class dimension: (C), (N, C) or "
+                         "(N, C, d1, ..., dk), not a 0-d tensor")
+    expected = () if len(shape) == 1 else shape[:1] + shape[2:]
+    if tuple(target.shape) != expected:
+        raise ShapeError(_PARAM_INVALID, f"target shape {list(target.shape)} must be input "
+                         f"shape {list(shape)} without its class dimension, {list(expected)}")
+    if len(shape) <= 2 or len(shape) == 4:
+        return input, target, "2d" if len(shape) == 4 else ""
+    rest = math.prod(shape[2:])
+    return (input.reshape(shape[0], shape[1], rest, 1), target.reshape(shape[0], rest, 1), "2d")
+
+
+def _nll_loss(input, target, weight, ignore_index, code):
+    """aclnnNLLLoss(2d) into new results of input's kind and dtype: the loss and the total
+    weight (0-d)."""
+    x, t, variant = _class_axis(input, target)
+    classes = input.shape[0 if input.ndim == 1 else 1]
+    if weight is None:
+        weight = _result(input, input, (classes,))
+        weight[...] = 1
+    loss = _result(input, input, t.shape if code == 0 and input.ndim > 1 else ())
+    total = _result(input, input, ())
+    _binding.run("aclnnNLLLoss" + variant, (x, t, weight, loss, total), code,
+                 (float(ignore_index),))
+    if code == 0 and input.ndim > 1:
+        loss = loss.reshape(target.shape)
+    return loss, total
+
+
+def _nll_loss_backward(grad_output, input, target, weight, ignore_index, code, total):
+    """aclnnNLLLoss(2d)Backward into a new result of input's kind, shape and dtype."""
+    x, t, variant = _class_axis(input, target)
+    if code == 0 and input.ndim > 1:
+        grad_output = grad_output.reshape(t.shape)
+    out = _result(input, input, x.shape)
+    _binding.run("aclnnNLLLoss" + variant + "Backward",
+                 (grad_output, x, t, weight, total, out), code, (float(ignore_index),))
+    return out.reshape(input.shape)
 
 
 for _function in (mse_loss, l1_loss, smooth_l1_loss):

@@ -18,6 +18,7 @@ class Error(RuntimeError):
 class ShapeError(Error, ValueError): ...
 class DtypeError(Error, TypeError): ...
 class ArgumentError(Error, ValueError): ...
+class TargetError(Error, IndexError): ...
 
 def binary_cross_entropy_with_logits(
     input: _Operand,
@@ -115,6 +116,15 @@ def kl_div(
     reduction: KlReduction = ...,
     log_target: bool = ...,
 ) -> _Result: ...
+def nll_loss(
+    input: _Operand,
+    target: _Operand,
+    weight: Optional[_Operand] = ...,
+    size_average: Optional[bool] = ...,
+    ignore_index: int = ...,
+    reduce: Optional[bool] = ...,
+    reduction: Reduction = ...,
+) -> _Result: ...
 
 class MSELoss:  # a torch.nn.Module (torch is imported on first use)
     reduction: Reduction
@@ -160,6 +170,21 @@ class KLDivLoss:  # a torch.nn.Module
         reduce: Optional[bool] = ...,
         reduction: KlReduction = ...,
         log_target: bool = ...,
+    ) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+class NLLLoss:  # a torch.nn.Module
+    weight: Any
+    ignore_index: int
+    reduction: Reduction
+    def __init__(
+        self,
+        weight: Any = ...,
+        size_average: Optional[bool] = ...,
+        ignore_index: int = ...,
+        reduce: Optional[bool] = ...,
+        reduction: Reduction = ...,
     ) -> None: ...
     def forward(self, input: Any, target: Any) -> Any: ...
     def __call__(self, input: Any, target: Any) -> Any: ...

@@ -39,8 +39,17 @@ class ArgumentError(Error, ValueError):
     ValueError for it)."""
 
 
+class TargetError(Error, IndexError):
+    """A class index outside [0, C) that is not ignore_index (torch raises IndexError): the
+    library reports it when the op runs (ACL_ERROR_RT_AICORE_EXCEPTION, 507015), naming the
+    first such position and its value."""
+
+
+# The status of work that failed where it ran (a stream's kernel fault).
+_KERNEL_FAULT = 507015
+
 # Shown (and pickled, e.g. from DataLoader workers) as openaclnn.Error etc., where users find them.
-for _kind in (Error, ShapeError, DtypeError, ArgumentError):
+for _kind in (Error, ShapeError, DtypeError, ArgumentError, TargetError):
     _kind.__module__ = "openaclnn"
 
 
@@ -56,6 +65,8 @@ def error(status, message):
     """The Error of the most specific kind for a rejected call: shapes and dtypes are told apart
     by what the reason names (the C API gives both the same status)."""
     reason = _reason(message)
+    if status == _KERNEL_FAULT:
+        return TargetError(status, message)
     if "dtype" in reason or "DT_" in reason:
         return DtypeError(status, message)
     if "shape" in reason or "broadcast" in reason:

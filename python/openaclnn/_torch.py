@@ -6,7 +6,8 @@ import torch
 
 from . import _binding
 from . import _gradient_of_code, _natives, _probabilities_gradient, _reduction_code, _result
-from . import (_KL_REDUCTIONS, _REDUCTIONS, _elementwise_loss, _legacy_reduction, _promoted)
+from . import (_KL_REDUCTIONS, _REDUCTIONS, _elementwise_loss, _legacy_reduction, _nll_loss,
+               _nll_loss_backward, _promoted)
 from ._error import Error
 
 
@@ -585,3 +586,89 @@ class KLDivLoss(_Loss):
     def forward(self, input, target):
         from . import kl_div
         return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class _NllLoss(torch.autograd.Function):
+    """The negative log likelihood, differentiable for input. Its gradient is the library's
+    (under create_graph=True through _NllGradient, linear in grad_output)."""
+
+    @staticmethod
+    def forward(ctx, input, target, weight, ignore_index, code):
+        loss, total = _nll_loss(input, target, weight, ignore_index, code)
+        ctx.save_for_backward(input, target, weight, total)
+        ctx.ignore_index, ctx.code = ignore_index, code
+        return loss
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, target, weight, total = ctx.saved_tensors
+        if torch.is_grad_enabled():  # create_graph=True
+            gradient = _NllGradient.apply(grad_output, input, target, weight, total,
+                                          ctx.ignore_index, ctx.code)
+        else:
+            gradient = _nll_loss_backward(grad_output.contiguous(), input, target, weight,
+                                          ctx.ignore_index, ctx.code, total)
+        return gradient, None, None, None, None
+
+
+class _NllGradient(torch.autograd.Function):
+    """The library's gradient -g w[t] (/ total weight) as a function of grad_output g, whose
+    derivative is the loss's own form applied to the incoming gradient gg: d/dg of sum gg * out
+    is -w[t] gg[t] per position (a sum over positions for one g, divided by the total weight for
+    a mean); input's derivative is 0."""
+
+    @staticmethod
+    def forward(ctx, grad_output, input, target, weight, total, ignore_index, code):
+        ctx.save_for_backward(target, weight, total)
+        ctx.ignore_index, ctx.code = ignore_index, code
+        return _nll_loss_backward(grad_output.contiguous(), input, target, weight, ignore_index,
+                                  code, total)
+
+    @staticmethod
+    def backward(ctx, grad_gradient):
+        target, weight, total = ctx.saved_tensors
+        per_position = _nll_loss(grad_gradient.detach().contiguous(), target, weight,
+                                 ctx.ignore_index, 0 if ctx.code == 0 else 2)[0]
+        if ctx.code == 1:
+            per_position = per_position / total
+        return per_position, None, None, None, None, None, None
+
+
+def nll_loss_with_autograd(input, target, weight, ignore_index, code):
+    if weight is not None and weight.requires_grad:
+        raise Error(161002, "the derivative for 'weight' is not implemented (as torch's "
+                    "nll_loss): weight cannot have requires_grad True")
+    if not isinstance(target, torch.Tensor):
+        target = torch.as_tensor(target)
+    if weight is None:
+        classes = input.shape[0 if input.dim() == 1 else 1]
+        weight = input.detach().new_ones(classes)
+    return _NllLoss.apply(input, target, weight, ignore_index, code)
+
+
+class NLLLoss(_Loss):
+    """torch.nn.NLLLoss computed by OpenACLNN: calling it is :func:`openaclnn.nll_loss`.
+
+    Args:
+        weight: one weight per class (C), or None (all 1).
+        size_average, reduce: torch's deprecated pair.
+        ignore_index: the target value that counts for nothing.
+        reduction: "none", "mean" (default) or "sum".
+
+    Example::
+
+        >>> x = torch.log(torch.tensor([[0.25, 0.75]])).requires_grad_()
+        >>> openaclnn.NLLLoss()(x, torch.tensor([1])).backward()
+        >>> x.grad
+        tensor([[ 0., -1.]])
+    """
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.weight, self.ignore_index = weight, ignore_index
+
+    def forward(self, input, target):
+        from . import nll_loss
+        return nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                        reduction=self.reduction)

@@ -212,7 +212,8 @@ def test_the_op_table_names_each_ops_family():
     assert families["aclnnBinaryCrossEntropyBackward"] == 1
     assert families["aclnnBinaryCrossEntropyWithLogits"] == 0
     assert families["aclnnKlDiv"] == 6
-    assert set(families.values()) <= set(range(7))  # openaclnnOpFamily's values
+    assert families["aclnnNLLLoss"] == 7
+    assert set(families.values()) <= set(range(8))  # openaclnnOpFamily's values
 
 
 # -------------------------------------------------------------------------------------------

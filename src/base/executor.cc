@@ -1,6 +1,7 @@
 #include "base/executor.h"
 
 #include <chrono>
+#include <cstdio>
 #include <new>
 
 #include "base/object_registry.h"
@@ -113,9 +114,14 @@ aclnnStatus Enqueue(const char* api, aclOpExecutor* executor, void* workspace, a
   }
   *queued = true;
   if (executor->repeatable) executor->references.fetch_add(1, std::memory_order_relaxed);
+  // A host kernel's failure (data it cannot compute with) is the stream's to report.
   const Task task(
-      [executor, launch, called] {
-        RunPlan(*executor, launch, called);  // host kernels do not fail
+      [executor, launch, called, target, api] {
+        if (const char* failure = RunPlan(*executor, launch, called)) {
+          char text[kFaultTextSize];
+          std::snprintf(text, sizeof text, "%s: %s", api, failure);
+          RecordFault(target, text);
+        }
         Release(executor);
       },
       [executor] { Release(executor); });

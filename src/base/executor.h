@@ -31,7 +31,8 @@ struct LaunchContext {
 class Plan {
  public:
   virtual ~Plan() = default;
-  // nullptr on success, else why the backend could not launch the work.
+  // nullptr on success, else why the backend could not launch the work (on a device queue) or
+  // why it failed (run on the host: the stream reports it at synchronization).
   virtual const char* Run(const LaunchContext& launch) const = 0;
   // True when Run takes about as long as handing it to a stream's worker thread (a few
   // microseconds): phase 2 then runs it on the calling thread if the stream has nothing pending.

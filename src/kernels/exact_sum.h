@@ -65,6 +65,20 @@ class ExactSum {
     for (int k = 0; k < kDigits; ++k) digits_[k] += addend.digits_[k];
     pending_ = 1;  // each digit grew by less than 2^32: one addition's worth
   }
+  // other * factor exactly: each of other's digits times factor is exact (TwoProd), which holds
+  // where other's lowest nonzero digit times factor's lowest set bit is at least 2^-1074 and the
+  // products stay finite (a sum of fp32, fp16 or bf16 values times a midpoint of one of those
+  // types does).
+  OPENACLNN_HOST_DEVICE void AddMultiple(const ExactSum& other, double factor) {
+    ExactSum normalized = other;
+    normalized.Normalize();
+    for (int k = 0; k < kDigits; ++k) {
+      if (normalized.digits_[k] == 0) continue;
+      const double digit =
+          std::ldexp(static_cast<double>(normalized.digits_[k]), kDigitBits * k + kLowestExponent);
+      AddProduct(digit, factor);
+    }
+  }
   OPENACLNN_HOST_DEVICE void Negate() {
     for (int k = 0; k < kDigits; ++k) digits_[k] = -digits_[k];
   }
@@ -182,6 +196,28 @@ OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& sum,
   return RoundedByComparisons(start, sign < 0, type, [&](double midpoint) {
     ExactSum difference = magnitude;
     for (int i = 0; i < divisor.count; ++i) difference.AddProduct(-midpoint, divisor.parts[i]);
+    return difference.Sign();
+  });
+}
+
+// numerator / denominator correctly rounded once to `type`, both exact sums (AddMultiple's
+// domain), as a double whose RoundOnce to `type` is the result; a zero denominator gives IEEE's
+// quotient (NaN for 0/0, else an infinity of the numerator's sign); +0 for a zero numerator.
+OPENACLNN_HOST_DEVICE inline double RoundedQuotient(const ExactSum& numerator,
+                                                    const ExactSum& denominator, FloatType type) {
+  ExactSum top = numerator, bottom = denominator;
+  const int top_sign = top.Sign(), bottom_sign = bottom.Sign();
+  if (bottom_sign == 0) {
+    const double zero = bottom_sign;  // a variable: nvcc refuses a literal division by zero
+    return top.RoundedToOdd() / zero;
+  }
+  if (top_sign == 0) return 0.0;
+  if (top_sign < 0) top.Negate();
+  if (bottom_sign < 0) bottom.Negate();
+  const double start = top.RoundedToOdd() / bottom.RoundedToOdd();
+  return RoundedByComparisons(start, top_sign != bottom_sign, type, [&](double midpoint) {
+    ExactSum difference = top;
+    difference.AddMultiple(bottom, -midpoint);
     return difference.Sign();
   });
 }

@@ -25,7 +25,8 @@ enum class LossFamily : uint8_t {
   kL1Loss = 3,
   kSmoothL1Loss = 4,
   kSoftMarginLoss = 5,
-  kKlDiv = 6
+  kKlDiv = 6,
+  kNllLoss = 7  // a class-axis family (kernels/class_axis_problem.h)
 };
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
@@ -42,6 +43,8 @@ enum OperandIndex {
   kGradOutput,
   kOut,
   kGradSelfOut,
+  kTotalWeight,     // a class-axis gradient's divisor (one element)
+  kTotalWeightOut,  // a class-axis forward's second output (one element)
   kOperandCount
 };
 
@@ -105,9 +108,12 @@ constexpr uint64_t KernelOpBit(LossFamily family, KernelOp op) {
                          static_cast<unsigned>(op));
 }
 
-// Changes whenever LossKernels, LossProblem, StridedOperand or LaunchContext change layout or
-// meaning; a plugin built against another version is refused (backends/plugin_loader.cc).
-inline constexpr uint32_t kLossKernelsAbiVersion = 3;
+// Changes whenever LossKernels, LossProblem, ClassAxisProblem, StridedOperand or LaunchContext
+// change layout or meaning; a plugin built against another version is refused
+// (backends/plugin_loader.cc).
+inline constexpr uint32_t kLossKernelsAbiVersion = 4;
+
+struct ClassAxisProblem;  // kernels/class_axis_problem.h
 
 // One backend's kernels for every family. Each backend provides one table (the CPU's in
 // backends/cpu/, CUDA's in backends/cuda/); a plan records the table current at phase 1 and calls
@@ -119,6 +125,11 @@ struct LossKernels {
   // Bytes of workspace `run` needs for `problem` (a total's per-block fp64 partials).
   uint64_t (*workspace_bytes)(const LossProblem& problem);
   const char* (*run)(const LossProblem& problem, const LaunchContext& launch);
+  // A class-axis family's op (nullptr: the backend has none, and `ops` lists none). Where a
+  // position's target is out of range it returns the reason, naming the first such position and
+  // its value, and the outputs hold NaN where that position's results would be (a host backend's
+  // stream reports the reason at synchronization).
+  const char* (*run_class_axis)(const ClassAxisProblem& problem, const LaunchContext& launch);
   // Writes `value` (rounded once to the operand's type; an integer one's a whole number) to every
   // element of `out` over `shape`.
   const char* (*fill)(const StridedOperand& out, const int64_t* shape, int rank, double value,

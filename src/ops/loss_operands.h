@@ -15,12 +15,15 @@ inline constexpr int kMaxOpAttributes = 2;
 // of the forward, the second output of all but the fused op). `slot` is each tensor's index among
 // the executor's inputs then outputs; -1 for roles the op lacks. `attribute`: the op's scalar
 // attributes in API order (openaclnnOpDescriptor.attributes), a float one as the float the C API
-// took, a bool one 0 or 1.
+// took, a bool one 0 or 1; `whole`, an integer one.
 struct LossOperands {
   LossOperands() { std::fill(slot, slot + kOperandCount, -1); }
   const aclTensor* tensor[kOperandCount] = {};
   int slot[kOperandCount];
   double attribute[kMaxOpAttributes] = {};
+  // The same attributes as int64_t where they are integers (OPENACLNN_ATTRIBUTE_INT64: the
+  // class-axis ops' ignoreIndex), exactly as the C API took them.
+  int64_t whole[kMaxOpAttributes] = {};
 };
 
 }  // namespace openaclnn

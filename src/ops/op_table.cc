@@ -1,5 +1,6 @@
 #include "ops/op_table.h"
 
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -23,6 +24,8 @@ static_assert(RoleIs(OPENACLNN_ROLE_SELF, kSelf) && RoleIs(OPENACLNN_ROLE_TARGET
                   RoleIs(OPENACLNN_ROLE_GRAD_OUTPUT, kGradOutput) &&
                   RoleIs(OPENACLNN_ROLE_OUT, kOut) &&
                   RoleIs(OPENACLNN_ROLE_GRAD_SELF_OUT, kGradSelfOut) &&
+                  RoleIs(OPENACLNN_ROLE_TOTAL_WEIGHT, kTotalWeight) &&
+                  RoleIs(OPENACLNN_ROLE_TOTAL_WEIGHT_OUT, kTotalWeightOut) &&
                   RoleIs(OPENACLNN_ROLE_COUNT, kOperandCount),
               "a role is its OperandIndex");
 // A kernel table lists the ops it implements by openaclnnOpFamily's and openaclnnOpKind's values.
@@ -37,6 +40,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_KL_DIV, LossFamily::kKlDiv));
 static_assert(FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_SMOOTH_L1_LOSS, LossFamily::kSmoothL1Loss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, LossFamily::kSoftMarginLoss));
+static_assert(FamilyIs(OPENACLNN_FAMILY_NLL_LOSS, LossFamily::kNllLoss));
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -85,7 +89,11 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kHuberLossOp,
                                         &kHuberLossBackwardOp,
                                         &kSoftMarginLossOp,
-                                        &kSoftMarginLossBackwardOp};
+                                        &kSoftMarginLossBackwardOp,
+                                        &kNllLossOp,
+                                        &kNllLoss2dOp,
+                                        &kNllLossBackwardOp,
+                                        &kNllLoss2dBackwardOp};
 
 }  // namespace
 
@@ -93,7 +101,8 @@ std::span<const OpDescriptor* const> Ops() { return kOps; }
 
 aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
                                int64_t reduction, const double* attributes,
-                               uint64_t* workspace_size, aclOpExecutor** executor) {
+                               const int64_t* whole_attributes, uint64_t* workspace_size,
+                               aclOpExecutor** executor) {
   const char* api = op.info.api;
   LossOperands operands;
   for (size_t k = 0; k < op.info.attributeCount; ++k) {
@@ -101,6 +110,19 @@ aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* t
     double value = attributes != nullptr ? attributes[k] : attribute.defaultValue;
     if (attribute.type == OPENACLNN_ATTRIBUTE_FLOAT) value = static_cast<float>(value);
     if (attribute.type == OPENACLNN_ATTRIBUTE_BOOL) value = value != 0.0 ? 1.0 : 0.0;
+    if (attribute.type == OPENACLNN_ATTRIBUTE_INT64) {
+      if (whole_attributes != nullptr) {
+        operands.whole[k] = whole_attributes[k];
+        value = static_cast<double>(whole_attributes[k]);
+      } else if (std::fabs(value) <= 0x1p53 && value == std::trunc(value)) {
+        operands.whole[k] = static_cast<int64_t>(value);
+      } else {
+        return Fail(ACLNN_ERR_PARAM_INVALID,
+                    "%s: %s is %g; through the op table an integer attribute must be a whole "
+                    "number of magnitude at most 2^53.",
+                    api, attribute.name, value);
+      }
+    }
     operands.attribute[k] = value;
   }
   std::vector<const aclTensor*> inputs, outputs;

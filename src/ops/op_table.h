@@ -56,15 +56,26 @@ std::span<const OpDescriptor* const> Ops();
 // Phase 1 of `op`, its tensors in API order and its attributes' values (nullptr: the defaults):
 // the checks, the plan, the executor (which, under OPENACLNN_VERBOSE, carries the op's
 // description for phase 2's line).
+// `whole_attributes` (nullptr: none) holds the integer attributes' exact values, at their indices,
+// where the op's named API took them (an int64_t beyond 2^53 does not fit a double); without it an
+// integer attribute is the double in `attributes`, which must be a whole number within +-2^53.
 aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
                                int64_t reduction, const double* attributes,
-                               uint64_t* workspace_size, aclOpExecutor** executor);
+                               const int64_t* whole_attributes, uint64_t* workspace_size,
+                               aclOpExecutor** executor);
+
+// The same for an op without integer attributes.
+inline aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
+                                      int64_t reduction, const double* attributes,
+                                      uint64_t* workspace_size, aclOpExecutor** executor) {
+  return OpGetWorkspaceSize(op, tensors, reduction, attributes, nullptr, workspace_size, executor);
+}
 
 // The same for an op without attributes.
 inline aclnnStatus OpGetWorkspaceSize(const OpDescriptor& op, const aclTensor* const* tensors,
                                       int64_t reduction, uint64_t* workspace_size,
                                       aclOpExecutor** executor) {
-  return OpGetWorkspaceSize(op, tensors, reduction, nullptr, workspace_size, executor);
+  return OpGetWorkspaceSize(op, tensors, reduction, nullptr, nullptr, workspace_size, executor);
 }
 
 // The listing's phase 1 of `kOp` (an openaclnnGetWorkspaceSizeFn).
@@ -105,5 +116,9 @@ extern const OpDescriptor kHuberLossOp;
 extern const OpDescriptor kHuberLossBackwardOp;
 extern const OpDescriptor kSoftMarginLossOp;
 extern const OpDescriptor kSoftMarginLossBackwardOp;
+extern const OpDescriptor kNllLossOp;
+extern const OpDescriptor kNllLoss2dOp;
+extern const OpDescriptor kNllLossBackwardOp;
+extern const OpDescriptor kNllLoss2dBackwardOp;
 
 }  // namespace openaclnn

@@ -1,4 +1,6 @@
 // aclrtSetDevice and the other device-level entry points.
+#include <cstdio>
+
 #include "acl/acl_rt.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -93,12 +95,24 @@ aclError aclrtSynchronizeDevice(void) {
   return Guarded(__func__, [&](const char* func) {
     Context* context = nullptr;
     if (const aclError status = RequireContext(func, &context)) return status;
+    // Every stream is waited for; the first failure any of them kept is reported.
+    bool faulted = false;
+    char fault[kFaultTextSize];
     for (Stream* stream : StreamsOfDevice(context->device)) {
       if (stream->OnWorkerThread()) {
         return ReportFailure(ACL_ERROR_INVALID_PARAM, kRuntimeParamError,
                              "%s: a stream callback cannot wait for its own device.", func);
       }
       stream->Synchronize(-1);
+      char text[kFaultTextSize];
+      if (stream->TakeFault(text) && !faulted) {
+        faulted = true;
+        std::snprintf(fault, sizeof fault, "%s", text);
+      }
+    }
+    if (faulted) {
+      return ReportFailure(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerError,
+                           "%s: work on the device failed: %s", func, fault);
     }
     return ACL_SUCCESS;
   });

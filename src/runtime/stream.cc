@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -158,6 +159,21 @@ void Stream::RunHereOrPush(const Task& task) {
   // there on every small call. Notified under the lock: once it is released, a concurrent
   // aclrtDestroyStream may free the stream.
   if (worker_sleeping_ && (count_ != 0 || stop_)) work_cv_.notify_one();
+}
+
+void Stream::RecordFault(const char* text) {
+  std::lock_guard<std::mutex> lock(fault_mu_);
+  if (faulted_) return;
+  faulted_ = true;
+  std::snprintf(fault_, sizeof fault_, "%s", text);
+}
+
+bool Stream::TakeFault(char (&text)[kFaultTextSize]) {
+  std::lock_guard<std::mutex> lock(fault_mu_);
+  if (!faulted_) return false;
+  faulted_ = false;
+  std::memcpy(text, fault_, sizeof fault_);
+  return true;
 }
 
 void Stream::Grow() {
@@ -347,5 +363,7 @@ DeviceError CallbackAsync(Stream* stream, void (*fn)(void*), void* data) {
 void Enqueue(Stream* stream, const Task& task) { stream->Push(task); }
 
 void RunOrEnqueue(Stream* stream, const Task& task) { stream->RunHereOrPush(task); }
+
+void RecordFault(Stream* stream, const char* text) { stream->RecordFault(text); }
 
 }  // namespace openaclnn

@@ -28,6 +28,12 @@ DeviceError CopyAsync(Stream* stream, void* dst, const void* src, size_t bytes);
 DeviceError FillAsync(Stream* stream, void* dst, unsigned char value, size_t bytes);
 DeviceError CallbackAsync(Stream* stream, void (*fn)(void*), void* data);
 
+// A failure of work that ran on `stream` (a host kernel's, recorded by the task that ran it):
+// the stream keeps the first, and the next aclrtSynchronizeStream on it returns
+// ACL_ERROR_RT_AICORE_EXCEPTION with `text` as its message (docs/contract/runtime.md).
+inline constexpr size_t kFaultTextSize = 512;
+void RecordFault(Stream* stream, const char* text);
+
 // Queues `task` behind everything already queued on `stream` (a host worker); returns at once.
 void Enqueue(Stream* stream, const Task& task);
 

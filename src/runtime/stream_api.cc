@@ -62,7 +62,13 @@ aclError SynchronizeWithin(const char* func, aclrtStream handle, int64_t timeout
                          "a callback cannot wait for the stream it runs on (it would wait for "
                          "itself)");
   }
-  if (stream->Synchronize(timeout_ms)) return ACL_SUCCESS;
+  if (stream->Synchronize(timeout_ms)) {
+    char fault[kFaultTextSize];
+    if (!stream->TakeFault(fault)) return ACL_SUCCESS;
+    return ReportFailure(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerError,
+                         "%s: work on stream %s failed: %s", func, PointerText(handle).c_str(),
+                         fault);
+  }
   return ReportFailure(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, kRuntimeParamError,
                        "%s: stream %s did not finish its work within %lld ms.", func,
                        PointerText(handle).c_str(), static_cast<long long>(timeout_ms));

@@ -47,6 +47,13 @@ class Stream {
   // parent had queued (it counts as completed: the child never runs it) and starts a worker.
   void AfterForkInChild();
 
+  // A task's work failed on the device (a kernel found data it cannot compute with, as an NPU
+  // raises an AI Core exception): the first such failure is kept, `text` truncated to fit, until a
+  // synchronization reports it (TakeFault).
+  void RecordFault(const char* text);
+  // Moves the kept failure into `text` and forgets it; false when there is none.
+  bool TakeFault(char (&text)[kFaultTextSize]);
+
   bool OnWorkerThread() const { return std::this_thread::get_id() == worker_id_; }
   Context* context() const { return context_; }
   Device* device() const { return device_; }
@@ -88,6 +95,10 @@ class Stream {
   std::atomic<uint64_t> submitted_{0};  // tasks ever queued
   std::atomic<uint64_t> completed_{0};  // tasks ever finished
   std::atomic<int> sync_waiters_{0};    // callers parked on done_cv_
+
+  std::mutex fault_mu_;
+  bool faulted_ = false;
+  char fault_[kFaultTextSize] = {};
 
   std::thread worker_;
   std::thread::id worker_id_;

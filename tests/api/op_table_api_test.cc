@@ -45,7 +45,11 @@ TEST(OpTable, ListsEveryApiOnceAndFindsItByName) {
                                           "openaclnnHuberLoss",
                                           "openaclnnHuberLossBackward",
                                           "aclnnSoftMarginLoss",
-                                          "aclnnSoftMarginLossBackward"};
+                                          "aclnnSoftMarginLossBackward",
+                                          "aclnnNLLLoss",
+                                          "aclnnNLLLoss2d",
+                                          "aclnnNLLLossBackward",
+                                          "aclnnNLLLoss2dBackward"};
   std::set<std::string> listed;
   for (const openaclnnOpDescriptor* op : AllOps()) {
     ASSERT_NE(op, nullptr);
@@ -109,7 +113,11 @@ TEST(OpTable, NamesEachOpsFamily) {
       {"openaclnnHuberLoss", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_LOSS},
       {"openaclnnHuberLossBackward", OPENACLNN_FAMILY_SMOOTH_L1_LOSS, OPENACLNN_OP_GRAD_SELF},
       {"aclnnSoftMarginLoss", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_LOSS},
-      {"aclnnSoftMarginLossBackward", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_GRAD_SELF}};
+      {"aclnnSoftMarginLossBackward", OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnNLLLoss", OPENACLNN_FAMILY_NLL_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnNLLLoss2d", OPENACLNN_FAMILY_NLL_LOSS, OPENACLNN_OP_LOSS},
+      {"aclnnNLLLossBackward", OPENACLNN_FAMILY_NLL_LOSS, OPENACLNN_OP_GRAD_SELF},
+      {"aclnnNLLLoss2dBackward", OPENACLNN_FAMILY_NLL_LOSS, OPENACLNN_OP_GRAD_SELF}};
   for (const auto& e : expected) {
     const openaclnnOpDescriptor* op = openaclnnFindOp(e.api);
     ASSERT_NE(op, nullptr) << e.api;

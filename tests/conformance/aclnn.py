@@ -18,7 +18,8 @@ from openaclnn import _binding
 # The library's op table (the binding's `ops()`): op name -> its operands' names here, in the C
 # API's order, inputs then outputs. Names here are by role: an op's own parameter names
 # ("weightOptional") differ between ops.
-_ROLE_NAMES = ("self", "target", "weight", "pos_weight", "grad_output", "out", "grad_self_out")
+_ROLE_NAMES = ("self", "target", "weight", "pos_weight", "grad_output", "out", "grad_self_out",
+               "total_weight", "total_weight_out")
 OPS = {op["api"]: tuple(_ROLE_NAMES[operand["role"]] for operand in op["operands"])
        for op in _binding.ops()}
 FORWARD = "aclnnBinaryCrossEntropyWithLogits"

@@ -163,6 +163,23 @@ def main():
     assert re.findall(r"is: (\S+)", out) == ["-0.000000", "-0.067235", "-0.059601",
                                               "-0.035569"], out
     check_smooth_l1_family(directory)
+    check_nll_family(directory)
+
+
+def check_nll_family(directory):
+    # CANN's NLLLoss sample: self [2,3] = 0..5, targets {0, 2}, weight {1.1, 1.2, 1.3}, none: -w x
+    # (-0 at x = 0, and -5 fl32(1.3) a tie of fp32 that goes to 6.5); and an NLLLoss2d sample in
+    # its style: self [1,2,3,2] = 0.1, 1.1, ..., 11.1, targets {1,0,1,1,0,1}, weight {1.1, 1.2}.
+    # Each value -w x is exact in a double, so printed_digits rounds it once.
+    w = f32([1.1, 1.2, 1.3])
+    expected = [printed_digits(-w[0] * 0.0), printed_digits(-w[2] * 5.0)]
+    assert expected == ["-0.000000", "-6.500000"], expected
+    x, w, targets = f32([k + 0.1 for k in range(12)]), f32([1.1, 1.2]), [1, 0, 1, 1, 0, 1]
+    expected_2d = [printed_digits(-w[t] * x[t * 6 + p]) for p, t in enumerate(targets)]
+    for name, values in (("nll_loss", expected), ("nll_loss2d", expected_2d)):
+        out, _ = printed(directory, name)
+        assert re.findall(r"is: (-?[0-9.]+)", out) == values, (name, out, values)
+        print("%s: %d values print the correctly rounded digits" % (name, len(values)))
 
 
 def check_smooth_l1_family(directory):

@@ -1093,6 +1093,9 @@ size_t PickOp(FuzzedDataProvider& in) {
   static const std::vector<std::pair<uint16_t, size_t>> ring = [] {
     std::vector<std::pair<uint16_t, size_t>> points;
     for (size_t i = 0; i < openaclnnOpCount(); ++i) {
+      // The class-axis ops' shapes and references are not the element-wise ones this fuzzer
+      // draws and checks: they are left out until it has them (issue 39 asks for them).
+      if (openaclnnGetOp(i)->layout != OPENACLNN_LAYOUT_ELEMENTWISE) continue;
       for (uint32_t point = 0; point < 32; ++point) {
         uint32_t hash = 2166136261u;  // FNV-1a of the API name, then of the point's number
         for (const char* c = openaclnnGetOp(i)->api; *c != '\0'; ++c) {

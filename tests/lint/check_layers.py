@@ -23,7 +23,8 @@ ALLOWED = {
 # Shared machinery that names every family, one line each: the one switch over families (and the
 # ops of them all), and the CPU backend's table of the families' tiles. The op table's kOps list
 # names the ops' descriptors, which ops/op_table.h declares: it includes no family file.
-REGISTRATION_POINTS = {"src/kernels/loss_families.h", "src/backends/cpu/cpu_families.cc"}
+REGISTRATION_POINTS = {"src/kernels/loss_families.h", "src/kernels/class_axis_families.h",
+                       "src/backends/cpu/cpu_families.cc"}
 SOURCE_SUFFIXES = (".h", ".cc", ".cu", ".inc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -44,7 +45,7 @@ def layer_of(path):
     name = parts[-1]
     if parts[3] == "cpu":
         return "backends"
-    if name.endswith("_checks.h") or name.endswith(".cc"):
+    if name.endswith(("_checks.h", "_rows.h", ".cc")):  # checks, op-table rows, op files
         return "ops"
     return "kernels"
 

@@ -10,11 +10,13 @@
 #include <iterator>
 #include <mutex>
 
+#include "backends/cpu/class_axis_cpu.h"
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/cpu_families.h"
 #include "backends/cpu/operand_plan.h"
 #include "backends/cpu/strided.h"
 #include "backends/cpu/thread_pool.h"
+#include "kernels/class_axis_families.h"
 #include "kernels/loss_families.h"
 
 namespace openaclnn {
@@ -25,9 +27,7 @@ using cpu::CpuFamily;
 using cpu::ForEachRun;
 using cpu::OperandPlan;
 
-const CpuFamily& FamilyOf(const LossProblem& problem) {
-  return cpu::CpuFamilyOf(problem.family);
-}
+const CpuFamily& FamilyOf(const LossProblem& problem) { return cpu::CpuFamilyOf(problem.family); }
 
 // Below this many blocks the kernel runs on the launching thread alone: handing work to the
 // pool costs about a microsecond, as much as one block of math.
@@ -302,9 +302,10 @@ int PoolThreads() { return cpu::ThreadPool::Instance().threads(); }
 }  // namespace
 
 const LossKernels kCpuLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                     .ops = kEveryFamilyKernelOps,
+                                     .ops = kEveryFamilyKernelOps | kEveryClassAxisKernelOps,
                                      .workspace_bytes = ReductionWorkspaceBytes,
                                      .run = RunCpu,
+                                     .run_class_axis = cpu::RunClassAxisCpu,
                                      .fill = FillCpu,
                                      .simd_target = EvaluateTileTarget,
                                      .threads = PoolThreads};

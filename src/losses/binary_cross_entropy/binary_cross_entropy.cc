@@ -29,7 +29,8 @@ extern const OpDescriptor kBinaryCrossEntropyOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBinaryCrossEntropyOp>,
              .launch = aclnnBinaryCrossEntropy,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateBinaryCrossEntropy,
     .plan = PlanLoss};
 

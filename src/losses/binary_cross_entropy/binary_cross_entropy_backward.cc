@@ -30,7 +30,8 @@ extern const OpDescriptor kBinaryCrossEntropyBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBinaryCrossEntropyBackwardOp>,
              .launch = aclnnBinaryCrossEntropyBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateBinaryCrossEntropyBackward,
     .plan = PlanGradientOf<LossKind::kGradSelf, /*kEmptyShapesChecked=*/false>};
 

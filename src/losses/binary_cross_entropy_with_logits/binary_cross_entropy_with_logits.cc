@@ -30,7 +30,8 @@ extern const OpDescriptor kBceWithLogitsOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsOp>,
              .launch = aclnnBinaryCrossEntropyWithLogits,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateLoss,
     .plan = PlanLoss};
 

@@ -47,7 +47,8 @@ extern const OpDescriptor kBceWithLogitsAndGradOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsAndGradOp>,
              .launch = aclnnBinaryCrossEntropyWithLogitsAndGrad,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = Validate,
     .plan = PlanLoss};
 

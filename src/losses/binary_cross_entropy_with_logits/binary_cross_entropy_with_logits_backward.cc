@@ -36,7 +36,8 @@ extern const OpDescriptor kBceWithLogitsBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsBackwardOp>,
              .launch = aclnnBinaryCrossEntropyWithLogitsBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = Validate,
     .plan = PlanGradientOf<LossKind::kGradSelf, /*kEmptyShapesChecked=*/false>};
 

@@ -37,7 +37,8 @@ extern const OpDescriptor kBceWithLogitsTargetBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kBceWithLogitsTargetBackwardOp>,
              .launch = aclnnBinaryCrossEntropyWithLogitsTargetBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = Validate,
     .plan = PlanGradientOf<LossKind::kGradTarget, /*kEmptyShapesChecked=*/false>};
 

@@ -28,7 +28,8 @@ extern const OpDescriptor kKlDivOp = {.info = {.api = "aclnnKlDiv",
                                                .getWorkspaceSize = TableGetWorkspaceSize<kKlDivOp>,
                                                .launch = aclnnKlDiv,
                                                .attributeCount = std::size(kKlDivAttributes),
-                                               .attributes = kKlDivAttributes},
+                                               .attributes = kKlDivAttributes,
+                                               .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
                                       .validate = ValidateKlDiv,
                                       .plan = PlanKlDiv<LossKind::kLoss>};
 

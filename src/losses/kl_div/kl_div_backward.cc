@@ -29,7 +29,8 @@ extern const OpDescriptor kKlDivBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kKlDivBackwardOp>,
              .launch = aclnnKlDivBackward,
              .attributeCount = std::size(kKlDivAttributes),
-             .attributes = kKlDivAttributes},
+             .attributes = kKlDivAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateKlDivBackward,
     .plan = PlanKlDiv<LossKind::kGradSelf>};
 

@@ -30,7 +30,8 @@ extern const OpDescriptor kKlDivTargetBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kKlDivTargetBackwardOp>,
              .launch = aclnnKlDivTargetBackward,
              .attributeCount = std::size(kKlDivAttributes),
-             .attributes = kKlDivAttributes},
+             .attributes = kKlDivAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateKlDivTargetBackward,
     .plan = PlanKlDiv<LossKind::kGradTarget>};
 

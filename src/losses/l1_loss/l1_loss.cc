@@ -37,7 +37,8 @@ extern const OpDescriptor kL1LossOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kL1LossOp>,
              .launch = aclnnL1Loss,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateL1Loss,
     .plan = PlanL1Loss};
 

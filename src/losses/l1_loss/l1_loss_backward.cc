@@ -38,7 +38,8 @@ extern const OpDescriptor kL1LossBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kL1LossBackwardOp>,
              .launch = aclnnL1LossBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateL1LossBackward,
     .plan = PlanL1LossBackward};
 

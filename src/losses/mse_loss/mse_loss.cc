@@ -29,7 +29,8 @@ extern const OpDescriptor kMseLossOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kMseLossOp>,
              .launch = aclnnMseLoss,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateMseLoss,
     .plan = PlanLoss};
 

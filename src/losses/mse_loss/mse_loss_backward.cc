@@ -30,7 +30,8 @@ extern const OpDescriptor kMseLossBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kMseLossBackwardOp>,
              .launch = aclnnMseLossBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateMseLossBackward,
     .plan = PlanGradientOf<LossKind::kGradSelf>};
 

@@ -36,7 +36,8 @@ extern const OpDescriptor kMseLossOutOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kMseLossOutOp>,
              .launch = aclnnMseLossOut,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateMseLossOut,
     .plan = PlanOverFirstDimension};
 

@@ -39,7 +39,8 @@ extern const OpDescriptor kHuberLossOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kHuberLossOp>,
              .launch = openaclnnHuberLoss,
              .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributes = kAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateHuberLoss,
     .plan = PlanHuberLoss};
 

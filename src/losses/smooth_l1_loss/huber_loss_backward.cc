@@ -41,7 +41,8 @@ extern const OpDescriptor kHuberLossBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kHuberLossBackwardOp>,
              .launch = openaclnnHuberLossBackward,
              .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributes = kAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateHuberLossBackward,
     .plan = PlanHuberLossBackward};
 

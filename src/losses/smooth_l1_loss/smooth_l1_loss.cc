@@ -39,7 +39,8 @@ extern const OpDescriptor kSmoothL1LossOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kSmoothL1LossOp>,
              .launch = aclnnSmoothL1Loss,
              .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributes = kAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateSmoothL1Loss,
     .plan = PlanSmoothL1Loss};
 

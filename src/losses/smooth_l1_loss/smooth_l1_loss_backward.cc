@@ -42,7 +42,8 @@ extern const OpDescriptor kSmoothL1LossBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kSmoothL1LossBackwardOp>,
              .launch = aclnnSmoothL1LossBackward,
              .attributeCount = std::size(kAttributes),
-             .attributes = kAttributes},
+             .attributes = kAttributes,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateSmoothL1LossBackward,
     .plan = PlanSmoothL1LossBackward};
 

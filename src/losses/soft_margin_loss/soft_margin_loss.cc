@@ -29,7 +29,8 @@ extern const OpDescriptor kSoftMarginLossOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kSoftMarginLossOp>,
              .launch = aclnnSoftMarginLoss,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateSoftMarginLoss,
     .plan = PlanLoss};
 

@@ -30,7 +30,8 @@ extern const OpDescriptor kSoftMarginLossBackwardOp = {
              .getWorkspaceSize = TableGetWorkspaceSize<kSoftMarginLossBackwardOp>,
              .launch = aclnnSoftMarginLossBackward,
              .attributeCount = 0,
-             .attributes = nullptr},
+             .attributes = nullptr,
+             .layout = OPENACLNN_LAYOUT_ELEMENTWISE},
     .validate = ValidateSoftMarginLossBackward,
     .plan = PlanGradientOf<LossKind::kGradSelf>};
 
