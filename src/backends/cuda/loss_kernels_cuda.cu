@@ -333,6 +333,7 @@ const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
                                       .ops = kEveryFamilyKernelOps,
                                       .workspace_bytes = ReductionWorkspaceBytes,
                                       .run = RunCuda,
+                                      .run_class_axis = nullptr,  // no class-axis kernel yet
                                       .fill = FillCuda,
                                       .simd_target = NoSimdTarget,
                                       .threads = NoHostThreads};
