@@ -84,14 +84,17 @@ OPENACLNN_NUM_THREADS=2 build-fuzz/tests/fuzz/api_fuzzer -max_total_time=60 -tim
 # (qemu_plugin_vcpu_init_hook: assertion failed), an emulator limit; they run natively above, under
 # ASan and TSan too. Emulated code runs 10-20 times
 # slower than native, so a test that outgrows its native-sized time limit on a busy machine gets
-# a second try.
+# a second try. Left out as well, for time (they took 250 of the stage's 740 emulated seconds):
+# the CUDA kernels' host steps against the CPU (CudaStepsMatchCpu; no CUDA backend is
+# cross-built) and three error-bound sweeps of the shared fp64 formulas against binary128 and MPFR
+# (compiled without contraction, they compute the same bits on both ISAs; native runs above).
 bash scripts/install-deps.sh arm64
 cmake -S . -B build-aarch64 -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_TESTS=ON \
   -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake
 cmake --build build-aarch64 -j "$jobs"
 ctest --test-dir build-aarch64 --output-on-failure -j "$jobs" -LE "python|install|lint|cuda" \
   --repeat after-timeout:2 \
-  -E '^(BaseApiTest\.DumpOpTensorsLogsShapesAndTypesAtInfoLevel|atk\.hostile_files|ThreadPoolLimits\.RefusedThreadsAreDoneWithout|Fork\..*)$'
+  -E '^(BaseApiTest\.DumpOpTensorsLogsShapesAndTypesAtInfoLevel|atk\.hostile_files|ThreadPoolLimits\.RefusedThreadsAreDoneWithout|Fork\..*|.*Cuda(Integer)?StepsMatchCpu\..*|BinaryCrossEntropyLossBound\..*|BinaryCrossEntropyLog\..*|TripleDoubleLog\..*)$'
 for example in build-aarch64/examples/*; do
   [[ -x "$example" && -f "$example" ]] || continue
   name=$(basename "$example")
