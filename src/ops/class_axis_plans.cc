@@ -90,10 +90,10 @@ std::unique_ptr<Plan> PlanClassAxis(LossFamily family, LossKind kind, const Loss
     Describe(*tensor, slot, &operand);
     if (which == kWeight) {
       problem.class_strides[which] = WeightClassStride(*tensor, problem.classes);
-    } else if (tensor->view_shape.size() == target.view_shape.size() &&
-               ElementCount(tensor->view_shape) == problem.positions && problem.rank > 0 &&
-               (which == kTarget || reduction == 0)) {
-      // Per position (target, and out and gradOutput of reduction none): target's shape.
+    } else if (which == kTarget || (reduction == 0 && (which == kOut || which == kGradOutput) &&
+                                    tensor->view_shape.size() == target.view_shape.size())) {
+      // Per position (target, and out and gradOutput of reduction none): target's shape. A 1-D
+      // self's one position, and every reduced or total-weight operand, has no strides.
       for (int d = 0; d < problem.rank; ++d) operand.strides[d] = tensor->strides[d];
     }
   }
