@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -23,8 +24,13 @@ AtkDtype ParseDtype(const std::string& name) {
   if (name == "fp16" || name == "float16") return AtkDtype::kFloat16;
   if (name == "bf16" || name == "bfloat16") return AtkDtype::kBFloat16;
   if (name == "int64") return AtkDtype::kInt64;
+  if (name == "int32") return AtkDtype::kInt32;
   throw std::runtime_error("unsupported dtype \"" + name + "\"");
 }
+
+// The magnitude an integer tensor's values may reach: its dtype's, or 2^62 for int64, which
+// keeps them exact through the draws' doubles.
+double IntegerBound(AtkDtype dtype) { return dtype == AtkDtype::kInt32 ? 0x1p31 - 1 : 0x1p62; }
 
 size_t OutputCount(const openaclnnOpDescriptor& op) {
   size_t outputs = 0;
@@ -117,18 +123,20 @@ double SpecialValue(const Json& value) {
 // "inf"], 0, "nan").
 AtkValues ParseValues(const Json& range, const AtkTensor& tensor) {
   AtkValues values;
+  const double bound = IntegerBound(tensor.dtype);
   const auto integral = [&](double value) {
-    return std::isfinite(value) && value == std::floor(value) && std::fabs(value) <= 0x1p62;
+    return std::isfinite(value) && value == std::floor(value) && std::fabs(value) <= bound;
   };
   if (range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number()) {
     values.low = range[0].get<double>();
     values.high = range[1].get<double>();
     if (!(values.low <= values.high)) throw std::runtime_error("range_values' low is above high");
-    if (tensor.dtype == AtkDtype::kInt64 &&
+    if (IsInteger(tensor.dtype) &&
         (!std::isfinite(values.low) || !std::isfinite(values.high) ||
-         std::ceil(values.low) > std::floor(values.high) || std::fabs(values.low) > 0x1p62 ||
-         std::fabs(values.high) > 0x1p62)) {
-      throw std::runtime_error("range_values holds no int64 value");
+         std::ceil(values.low) > std::floor(values.high) || std::fabs(values.low) > bound ||
+         std::fabs(values.high) > bound)) {
+      throw std::runtime_error(std::string("range_values holds no ") + DtypeName(tensor.dtype) +
+                               " value");
     }
     return values;
   }
@@ -142,10 +150,11 @@ AtkValues ParseValues(const Json& range, const AtkTensor& tensor) {
     if (tensor.numel() == 0) return values;  // nothing to draw anyway
     throw std::runtime_error("input \"" + tensor.file_name + "\" has no usable range_values");
   }
-  if (tensor.dtype == AtkDtype::kInt64 &&
+  if (IsInteger(tensor.dtype) &&
       !std::all_of(values.choices.begin(), values.choices.end(), integral)) {
-    throw std::runtime_error("range_values of int64 input \"" + tensor.file_name +
-                             "\" holds a value that is no integer");
+    throw std::runtime_error(std::string("range_values of ") + DtypeName(tensor.dtype) +
+                             " input \"" + tensor.file_name + "\" holds a value that is no " +
+                             DtypeName(tensor.dtype));
   }
   return values;
 }
@@ -174,7 +183,7 @@ AtkTensor ParseTensor(const Json& input, const openaclnnOpDescriptor& op) {
 }
 
 // An attribute's "range_values": a number or a bool, or [low, high] to draw one from (an
-// integer for an integral attribute, such as reduction).
+// integer, inclusive, for an integral attribute: reduction, ignoreIndex).
 double AttributeValue(const Json& value, bool integral, std::mt19937_64& engine,
                       const std::string& name) {
   if (value.is_boolean()) return value.get<bool>() ? 1.0 : 0.0;
@@ -204,16 +213,77 @@ void SetAttribute(AtkCase* atk_case, const std::string& name, const Json& value,
   const openaclnnOpDescriptor& op = *atk_case->op;
   for (size_t k = 0; k < op.attributeCount; ++k) {
     if (Normalized(op.attributes[k].name) != Normalized(name)) continue;
-    const bool boolean = op.attributes[k].type == OPENACLNN_ATTRIBUTE_BOOL;
-    double number = AttributeValue(value, boolean, engine, name);
+    const openaclnnAttributeType type = op.attributes[k].type;
+    const bool boolean = type == OPENACLNN_ATTRIBUTE_BOOL;
+    double number =
+        AttributeValue(value, boolean || type == OPENACLNN_ATTRIBUTE_INT64, engine, name);
     if (boolean && number != 0 && number != 1) {
       throw std::runtime_error("attribute \"" + name + "\" must be true or false");
     }
-    if (op.attributes[k].type == OPENACLNN_ATTRIBUTE_FLOAT) number = static_cast<float>(number);
+    // The op table passes an int64 attribute as a double, exact up to 2^53.
+    if (type == OPENACLNN_ATTRIBUTE_INT64 && std::fabs(number) > 0x1p53) {
+      throw std::runtime_error("attribute \"" + name + "\" is beyond 2^53");
+    }
+    if (type == OPENACLNN_ATTRIBUTE_FLOAT) number = static_cast<float>(number);
     atk_case->attributes[k] = number;
     return;
   }
   throw std::runtime_error("attribute \"" + name + "\" is no attribute of " + op.api);
+}
+
+// The value of the op's ignoreIndex attribute in the case, if the op has one.
+std::optional<double> IgnoreIndex(const AtkCase& atk_case) {
+  const openaclnnOpDescriptor& op = *atk_case.op;
+  for (size_t k = 0; k < op.attributeCount; ++k) {
+    if (Normalized(op.attributes[k].name) == "ignoreindex") return atk_case.attributes[k];
+  }
+  return std::nullopt;
+}
+
+// Narrows `values` to the class indices in [0, classes) and `ignore`: a range to its part inside
+// [0, classes), plus `ignore` where the range held it; special values to the valid ones.
+void KeepClassIndices(int64_t classes, std::optional<double> ignore, AtkValues* values) {
+  const auto valid = [&](double value) {
+    return (value >= 0 && value < static_cast<double>(classes)) || value == ignore;
+  };
+  if (values->kind == AtkValues::Kind::kChoice) {
+    std::erase_if(values->choices, [&](double value) { return !valid(value); });
+    return;
+  }
+  const bool ignore_drawn = ignore && *ignore >= values->low && *ignore <= values->high;
+  values->low = std::max(std::ceil(values->low), 0.0);
+  values->high = std::min(std::floor(values->high), static_cast<double>(classes) - 1);
+  const bool range_left = values->low <= values->high;
+  if (ignore_drawn && !(range_left && *ignore >= values->low && *ignore <= values->high)) {
+    values->extra.push_back(*ignore);
+  }
+  if (!range_left) {  // only the ignoreIndex, if that
+    values->kind = AtkValues::Kind::kChoice;
+    values->choices = std::move(values->extra);
+    values->extra.clear();
+  }
+}
+
+// A class-axis op's integer target holds class indices: self's dimension 1 (0 of a 1-D self) has
+// the C classes (openaclnn/op_table.h). A target outside [0, C) that is not ignoreIndex is an
+// error the library reports at synchronize (docs/contract/differences-from-cann.md D58) where
+// CANN's golden zeroes its row, so the target draws only the valid part of its range_values
+// (CANN's NLLLossBackward case 217: [-100, 100] with ignoreIndex -100 draws from [0, 100] and
+// -100).
+void KeepTargetsValid(AtkCase* atk_case) {
+  const AtkTensor* self = atk_case->Find(OPENACLNN_ROLE_SELF);
+  if (self == nullptr || self->shape.empty()) return;  // the op's checks refuse it
+  const int64_t classes = self->shape[self->shape.size() == 1 ? 0 : 1];
+  for (AtkTensor& target : atk_case->inputs) {
+    if (target.role != OPENACLNN_ROLE_TARGET || !IsInteger(target.dtype)) continue;
+    KeepClassIndices(classes, IgnoreIndex(*atk_case), &target.values);
+    if (target.values.kind == AtkValues::Kind::kChoice && target.values.choices.empty() &&
+        target.numel() > 0) {
+      throw std::runtime_error("range_values of \"" + target.file_name +
+                               "\" hold no class index in [0, " + std::to_string(classes) +
+                               ") and not ignoreIndex");
+    }
+  }
 }
 
 AtkCase ParseCase(const Json& entry, uint64_t seed) {
@@ -252,6 +322,7 @@ AtkCase ParseCase(const Json& entry, uint64_t seed) {
       throw std::runtime_error("unsupported input \"" + name + "\" of type \"" + type + "\"");
     }
   }
+  if (op.layout == OPENACLNN_LAYOUT_CLASS_AXIS) KeepTargetsValid(&atk_case);
   // A negative case: the API must reject it with a message containing this text.
   if (const auto found = entry.find("expected_error_msg");
       found != entry.end() && !found->is_null()) {
@@ -276,7 +347,8 @@ int64_t AtkCase::LargestCount() const {
     shapes.push_back(input.shape);
   }
   std::vector<int64_t> broadcast;
-  if (BroadcastShape(shapes, &broadcast)) {
+  // A class-axis op's inputs do not broadcast: its output has self's shape.
+  if (op->layout == OPENACLNN_LAYOUT_ELEMENTWISE && BroadcastShape(shapes, &broadcast)) {
     // In double: each input is bounded, their broadcast shape is not.
     double count = 1;
     for (int64_t dim : broadcast) count *= static_cast<double>(dim);
@@ -349,6 +421,8 @@ const char* DtypeName(AtkDtype dtype) {
       return "bf16";
     case AtkDtype::kInt64:
       return "int64";
+    case AtkDtype::kInt32:
+      return "int32";
     default:
       return "fp32";
   }
@@ -357,6 +431,7 @@ const char* DtypeName(AtkDtype dtype) {
 size_t DtypeSize(AtkDtype dtype) {
   switch (dtype) {
     case AtkDtype::kFloat32:
+    case AtkDtype::kInt32:
       return 4;
     case AtkDtype::kInt64:
       return 8;
@@ -365,17 +440,21 @@ size_t DtypeSize(AtkDtype dtype) {
   }
 }
 
+bool IsInteger(AtkDtype dtype) { return dtype == AtkDtype::kInt64 || dtype == AtkDtype::kInt32; }
+
 AtkDtype PromotedDtype(const std::vector<AtkDtype>& dtypes) {
-  bool fp16 = false, bf16 = false, fp32 = false;
+  bool fp16 = false, bf16 = false, fp32 = false, int64 = false;
   for (AtkDtype dtype : dtypes) {
     fp16 |= dtype == AtkDtype::kFloat16;
     bf16 |= dtype == AtkDtype::kBFloat16;
     fp32 |= dtype == AtkDtype::kFloat32;
+    int64 |= dtype == AtkDtype::kInt64;
   }
   if (fp32 || (fp16 && bf16)) return AtkDtype::kFloat32;
   if (fp16) return AtkDtype::kFloat16;
   if (bf16) return AtkDtype::kBFloat16;
-  return dtypes.empty() ? AtkDtype::kFloat32 : AtkDtype::kInt64;
+  if (dtypes.empty()) return AtkDtype::kFloat32;
+  return int64 ? AtkDtype::kInt64 : AtkDtype::kInt32;
 }
 
 const openaclnnOpDescriptor& OpNamed(const char* api) {
@@ -415,6 +494,8 @@ const char* RoleName(openaclnnOperandRole role) {
       return "out";
     case OPENACLNN_ROLE_GRAD_SELF_OUT:
       return "grad_self_out";
+    case OPENACLNN_ROLE_TOTAL_WEIGHT:
+      return "total_weight";
     default:
       return "?";
   }

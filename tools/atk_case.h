@@ -12,7 +12,7 @@
 
 namespace openaclnn::tools {
 
-enum class AtkDtype { kFloat32, kFloat16, kBFloat16, kInt64 };
+enum class AtkDtype { kFloat32, kFloat16, kBFloat16, kInt64, kInt32 };
 
 // How a tensor's elements are drawn from its "range_values".
 struct AtkValues {
@@ -24,6 +24,9 @@ struct AtkValues {
   Kind kind = Kind::kUniform;
   double low = 0, high = 0;
   std::vector<double> choices;
+  // kUniform of an integer dtype: values outside [low, high], each drawn as often as one integer
+  // in it (a class-axis target's ignoreIndex, see LoadAtkFile).
+  std::vector<double> extra;
 };
 
 struct AtkTensor {
@@ -53,15 +56,16 @@ struct AtkCase {
 
   // The input that plays `role` for the op, or nullptr when the case does not pass one.
   const AtkTensor* Find(openaclnnOperandRole role) const;
-  // The elements of its largest tensor: an input, or the inputs' broadcast shape (the output's,
-  // or the element-wise work's before a reduction).
+  // The elements of its largest tensor: an input, or for an element-wise op the inputs'
+  // broadcast shape (the output's, or the element-wise work's before a reduction).
   int64_t LargestCount() const;
 };
 
 // Reads every case of an ATK JSON file; throws std::runtime_error naming the file and case on
 // anything it does not understand, rather than running a case it cannot reproduce. Attributes
 // given as a range are drawn here, from (seed, case id), so a case is the same whichever others
-// run.
+// run. An integer target of a class-axis op draws only the valid values of its range_values:
+// class indices in [0, C) and the op's ignoreIndex.
 std::vector<AtkCase> LoadAtkFile(const std::string& path, uint64_t seed);
 
 // The broadcast shape of `shapes` (numpy's rules), or false when they do not broadcast.
@@ -71,15 +75,17 @@ bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector
 // else "" (also for a file it cannot read: LoadAtkFile says what is wrong with it).
 std::string AbsentOp(const std::string& path);
 
-const char* DtypeName(AtkDtype dtype);  // "fp32", "fp16", "bf16", "int64" (ATK's spelling)
+// "fp32", "fp16", "bf16", "int64", "int32" (ATK's spelling)
+const char* DtypeName(AtkDtype dtype);
 size_t DtypeSize(AtkDtype dtype);
+bool IsInteger(AtkDtype dtype);
 // The type a result over these inputs computes in, as CANN's PromoteType: the widest float
-// (fp16 with bf16 is fp32), an integer with a float the float; integers alone int64.
+// (fp16 with bf16 is fp32), an integer with a float the float; integers alone the widest.
 AtkDtype PromotedDtype(const std::vector<AtkDtype>& dtypes);
 // The library's op named `api`; throws std::runtime_error if it has none.
 const openaclnnOpDescriptor& OpNamed(const char* api);
 const char* ReductionName(int64_t reduction);
-// The role's name in the golden script's manifest: "self", "grad_output", ...
+// The role's name in the golden script's manifest: "self", "grad_output", "total_weight", ...
 const char* RoleName(openaclnnOperandRole role);
 
 }  // namespace openaclnn::tools

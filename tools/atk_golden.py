@@ -6,7 +6,9 @@ in float64 on the very inputs the library received. The golden is the op's formu
 library's contract (docs/contract/) defines it, one entry of OPS per API: for the binary cross
 entropies PyTorch's own float64 functions (or their autograd gradients); for the element-wise
 losses the pointwise formula of their family, then the reduction or a gradient's divisor and the
-gradient summed back to its operand's shape, all generic (`elementwise`). Where the contract
+gradient summed back to its operand's shape, all generic (`elementwise`); for the NLL gradients
+(class-axis: along self's class dimension) -g w[t] at each counted position's target class.
+Where the contract
 departs from CANN's kernels and from PyTorch, the golden follows the contract, and FORMULAS says
 where: sign(NaN) = NaN in the L1 and smooth L1 gradients (both give 0), the smooth L1 gradient at
 beta = 0 and d = 0 is 0 (PyTorch: -g; CANN: NaN), the soft margin loss and gradient in their
@@ -36,9 +38,9 @@ import numpy as np
 import torch
 
 F = torch.nn.functional
-THRESHOLD = {"fp32": 2.0**-13, "fp16": 2.0**-10, "bf16": 2.0**-7, "int64": 0.0}
+THRESHOLD = {"fp32": 2.0**-13, "fp16": 2.0**-10, "bf16": 2.0**-7, "int64": 0.0, "int32": 0.0}
 TORCH_DTYPE = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
-               "int64": torch.int64}
+               "int64": torch.int64, "int32": torch.int32}
 REDUCTION = {0: "none", 1: "mean", 2: "sum", 3: "batchmean"}
 EPSILON_FP32 = float(np.float32(1e-12))
 LARGE_CASE = 1 << 20  # elements
@@ -46,10 +48,12 @@ LARGE_CASE = 1 << 20  # elements
 
 def load_tensor(blob, spec):
     """The dumped tensor: float64 for the float dtypes (exact: every fp32/fp16/bf16 value is a
-    float64), int64 as itself."""
+    float64), an integer dtype as itself."""
     raw = blob[spec["offset"]:spec["offset"] + spec["nbytes"]]
     if spec["dtype"] == "int64":
         return torch.from_numpy(raw.view("<i8").astype(np.int64).reshape(spec["shape"]))
+    if spec["dtype"] == "int32":
+        return torch.from_numpy(raw.view("<i4").astype(np.int32).reshape(spec["shape"]))
     if spec["dtype"] == "fp32":
         values = raw.view("<f4")
     elif spec["dtype"] == "fp16":
@@ -298,6 +302,44 @@ class Elementwise:
         return grad / batch_size(x) if reduction == 3 else grad
 
 
+# --- The class-axis losses: self is (C), (N, C) or (N, C, d1, ...), target self's shape without
+# the class dimension ---
+
+def class_dimension(x):
+    """The dimension of self that holds the classes: 0 of a 1-D self, else 1."""
+    return 0 if x.dim() == 1 else 1
+
+
+def nll_grad_self(case, tensors, out_shape=None):
+    """The NLL Backwards' gradient (docs/contract/numerics-nll-loss.md): -g w[t] at each counted
+    position's target class t (g one element for mean and sum, per position for none), divided by
+    totalWeight as given for mean; 0 elsewhere, and a row of zeros where t is ignoreIndex (of any
+    value). g w is exact in float64, so the quotient is rounded once."""
+    x, t = tensors["self"], tensors["target"].long()
+    classes = x.shape[class_dimension(x)]
+    counted = t != int(case["attributes"]["ignoreIndex"])
+    index = torch.where(counted, t, torch.zeros_like(t))
+    g = tensors["grad_output"]
+    grad = -(g if case["reduction"] == 0 else g.reshape(())) * tensors["weight"].reshape(-1)[index]
+    if case["reduction"] == 1:
+        grad = grad / tensors["total_weight"].reshape(())
+    grad = torch.where(counted, grad, torch.zeros_like(grad))
+    rows = torch.zeros(t.shape + (classes,), dtype=grad.dtype)
+    rows.scatter_(-1, index.unsqueeze(-1), grad.unsqueeze(-1))
+    return rows.movedim(-1, class_dimension(x))
+
+
+def nll_grad_self_in_torch(case, tensors, out_shape=None):
+    """PyTorch's own kernel (aten's nll_loss2d_backward for a 4-D self): it takes int64 targets
+    and divides g by totalWeight before multiplying by w (two roundings)."""
+    x = tensors["self"]
+    backward = torch.ops.aten.nll_loss2d_backward if x.dim() == 4 else \
+        torch.ops.aten.nll_loss_backward
+    return backward(tensors["grad_output"], x, tensors["target"].long(),
+                    tensors["weight"].reshape(-1), case["reduction"],
+                    int(case["attributes"]["ignoreIndex"]), tensors["total_weight"].reshape(()))
+
+
 # Per API (the manifest's "api"): how its golden and PyTorch's own result are computed.
 WITH_LOGITS = Explicit(with_logits, with_logits)
 PROBABILITIES = Explicit(probabilities_exact, probabilities_in_torch)
@@ -307,6 +349,8 @@ OPS = {
     "aclnnBinaryCrossEntropyWithLogitsTargetBackward": WITH_LOGITS,
     "aclnnBinaryCrossEntropy": PROBABILITIES,
     "aclnnBinaryCrossEntropyBackward": PROBABILITIES,
+    "aclnnNLLLossBackward": Explicit(nll_grad_self, nll_grad_self_in_torch),
+    "aclnnNLLLoss2dBackward": Explicit(nll_grad_self, nll_grad_self_in_torch),
 }
 for api, family in [("aclnnMseLoss", "mse_loss"), ("aclnnMseLossOut", "mse_loss"),
                     ("aclnnMseLossBackward", "mse_loss"), ("aclnnL1Loss", "l1_loss"),

@@ -30,16 +30,24 @@ aclDataType ToAcl(AtkDtype dtype) {
       return ACL_BF16;
     case AtkDtype::kInt64:
       return ACL_INT64;
+    case AtkDtype::kInt32:
+      return ACL_INT32;
     default:
       return ACL_FLOAT;
   }
 }
 
 // Stores `value` in `dtype` at `out`: a float type rounds it to float first, then to the 16-bit
-// type (the draws are in double); int64 holds it exactly (an integer of at most 2^62).
+// type (the draws are in double); an integer type holds it exactly (an integer within its range,
+// at most 2^62 for int64).
 void StoreAs(AtkDtype dtype, double value, uint8_t* out) {
   if (dtype == AtkDtype::kInt64) {
     const auto integer = static_cast<int64_t>(value);
+    std::memcpy(out, &integer, sizeof(integer));
+    return;
+  }
+  if (dtype == AtkDtype::kInt32) {
+    const auto integer = static_cast<int32_t>(value);
     std::memcpy(out, &integer, sizeof(integer));
     return;
   }
@@ -75,15 +83,22 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
     }
     return tensor;
   }
-  if (values.low == values.high) {  // nothing to draw (CANN's backward cases are mostly zeros)
+  // Nothing to draw (CANN's backward cases are mostly zeros).
+  if (values.low == values.high && values.extra.empty()) {
     for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, values.low, &tensor.bytes[i * size]);
     return tensor;
   }
-  if (spec.dtype == AtkDtype::kInt64) {
-    std::uniform_int_distribution<int64_t> uniform(static_cast<int64_t>(std::ceil(values.low)),
-                                                   static_cast<int64_t>(std::floor(values.high)));
+  if (IsInteger(spec.dtype)) {
+    // The integers of [low, high], then the extra values, each as likely.
+    const auto last = static_cast<int64_t>(std::floor(values.high));
+    std::uniform_int_distribution<int64_t> uniform(
+        static_cast<int64_t>(std::ceil(values.low)),
+        last + static_cast<int64_t>(values.extra.size()));
     for (size_t i = 0; i < count; ++i) {
-      StoreAs(spec.dtype, static_cast<double>(uniform(engine)), &tensor.bytes[i * size]);
+      const int64_t drawn = uniform(engine);
+      const double value = drawn <= last ? static_cast<double>(drawn)
+                                         : values.extra[static_cast<size_t>(drawn - last - 1)];
+      StoreAs(spec.dtype, value, &tensor.bytes[i * size]);
     }
     return tensor;
   }

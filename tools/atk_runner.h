@@ -43,9 +43,9 @@ class AclSession {
   aclrtStream stream_ = nullptr;
 };
 
-// The case's inputs: each element uniform in the tensor's [low, high] (an integer in it for
-// int64), or one of its special values, from a std::mt19937_64 seeded with (seed, case id), then
-// rounded to the tensor's dtype.
+// The case's inputs: each element uniform in the tensor's [low, high] (for an integer dtype an
+// integer in it or one of its extra values), or one of its special values, from a
+// std::mt19937_64 seeded with (seed, case id), then rounded to the tensor's dtype.
 std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed);
 
 // The case's output as CANN's executor allocates it: the dtype the op ties it to (the target's

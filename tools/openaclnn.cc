@@ -46,11 +46,12 @@ Commands:
                     else by role: input = self, grad_output = gradOutput) and its attributes
                     to the op's (log_target = logTarget; a range [lo, hi] draws one, as
                     does a reduction's), draw the inputs from the case's shapes, dtypes
-                    (fp32, fp16, bf16, int64) and range_values ([lo, hi]; or special
-                    values: ["inf"], ["nan"], ["-inf", "inf"], 0) with a fixed seed, run the
-                    operator through the public C API (tensors, both phases, stream,
-                    synchronize) into an output of the dtype and shape CANN's executor
-                    gives it, and keep inputs and output.
+                    (fp32, fp16, bf16, int64, int32) and range_values ([lo, hi]; or special
+                    values: ["inf"], ["nan"], ["-inf", "inf"], 0) with a fixed seed (a
+                    class-axis op's target from their valid part only: class indices in
+                    [0, C) and ignoreIndex), run the operator through the public C API
+                    (tensors, both phases, stream, synchronize) into an output of the dtype
+                    and shape CANN's executor gives it, and keep inputs and output.
                     Then one Python process per file computes the op's formula in float64
                     on those inputs and applies ATK's "high_precision" standard:
                       rel = |out - golden| / (|golden| + 1e-7),

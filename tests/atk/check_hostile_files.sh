@@ -61,6 +61,14 @@ with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], 
   >"$dir/no_values.json"
 with_input '{"name": "target", "type": "tensor", "dtype": "int8", "shape": [2], "range_values": [0, 1]}' \
   >"$dir/unsupported_dtype.json"
+# A class-axis op's target with no class index in [0, C) to draw and not ignoreIndex; an
+# ignoreIndex that is no integer.
+nll_case() {  # an NLL gradient case whose self is (2, 3) and whose other input is $1
+  echo "[{\"id\": 0, \"aclnn_name\": \"NLLLossBackward\", \"inputs\": [${tensor/SHAPE/[2, 3]}, $1]}]"
+}
+nll_case '{"name": "target", "type": "tensor", "dtype": "int32", "shape": [2], "range_values": [-5, -1]}' \
+  >"$dir/no_class_index.json"
+nll_case '{"name": "ignoreIndex", "type": "attr", "range_values": 1.5}' >"$dir/fractional_ignore_index.json"
 
 failures=0
 for file in "$dir"/*.json; do

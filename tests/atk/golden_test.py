@@ -1,9 +1,10 @@
-"""The ATK golden's element-wise formulas (tools/atk_golden.py) against PyTorch's own functions
-in float64, where the library's contract and PyTorch agree (finite inputs away from the points
-where they differ: sign(NaN), beta = 0 at d = 0, exp overflow, t = 0): every op of OPS but the
-binary cross entropies, every reduction it takes, broadcast operands, gradients summed back to
-their operand's shape. A golden that is wrong here would pass or fail the library for the wrong
-reason, before any op of the family exists to show it.
+"""The ATK golden's formulas (tools/atk_golden.py) against PyTorch's own functions in float64,
+where the library's contract and PyTorch agree (finite inputs away from the points where they
+differ: sign(NaN), beta = 0 at d = 0, exp overflow, t = 0): every op of OPS but the binary cross
+entropies, every reduction it takes, broadcast operands, gradients summed back to their operand's
+shape; the NLL gradients for every rank of self, with ignored targets. A golden that is wrong here
+would pass or fail the library for the wrong reason, before any op of the family exists to show
+it.
 
 Usage: golden_test.py PATH/TO/atk_golden.py
 """
@@ -61,13 +62,40 @@ def check(golden, api, reduction, attributes, self_shape, target_shape, generato
     actual = op.golden(case, tensors, out_shape if out_shape is not None else expected.shape)
     # PyTorch's soft margin loss loses up to 2^-53 / exp(-z) of itself (see `inputs`).
     rtol = 1e-8 if api == "aclnnSoftMarginLoss" else 1e-12
+    return agree(actual, expected, rtol, "%s reduction %d %s self %s target %s" % (
+        api, reduction, attributes, list(self_shape), list(target_shape)))
+
+
+def agree(actual, expected, rtol, what):
+    """Whether the golden equals PyTorch's result to rtol; prints the case where not."""
     if tuple(actual.shape) != tuple(expected.shape) or \
             not torch.allclose(actual, expected, rtol=rtol, atol=1e-300, equal_nan=True):
-        print("FAIL %s reduction %d %s self %s target %s: golden %s, PyTorch %s" % (
-            api, reduction, attributes, list(self_shape), list(target_shape),
-            actual.flatten()[:4].tolist(), expected.flatten()[:4].tolist()))
+        print("FAIL %s: golden %s, PyTorch %s" % (what, actual.flatten()[:4].tolist(),
+                                                  expected.flatten()[:4].tolist()))
         return False
     return True
+
+
+def check_nll(golden, api, reduction, ignore_index, self_shape, generator):
+    """An NLL gradient's golden against aten's float64 kernel (which divides g by totalWeight
+    before multiplying by w: equal to 1e-12), about a third of the targets ignoreIndex."""
+    classes = self_shape[0 if len(self_shape) == 1 else 1]
+    positions = () if len(self_shape) == 1 else (self_shape[0],) + tuple(self_shape[2:])
+    target = torch.randint(0, classes, positions, generator=generator)
+    ignored = torch.rand(positions, generator=generator, dtype=torch.float64) < 1 / 3
+    target = torch.where(ignored, torch.full_like(target, ignore_index), target)
+    tensors = {"self": torch.randn(self_shape, generator=generator, dtype=torch.float64),
+               "target": target,
+               "weight": torch.randn(classes, generator=generator, dtype=torch.float64),
+               "grad_output": torch.randn(positions if reduction == 0 else (),
+                                          generator=generator, dtype=torch.float64),
+               "total_weight": torch.randn(1, generator=generator, dtype=torch.float64)}
+    case = {"api": api, "kind": "grad_self", "reduction": reduction,
+            "attributes": {"ignoreIndex": float(ignore_index)}}
+    op = golden.OPS[api]
+    return agree(op.golden(case, tensors), op.in_torch(case, tensors), 1e-12,
+                 "%s reduction %d ignoreIndex %d self %s" % (api, reduction, ignore_index,
+                                                            list(self_shape)))
 
 
 def main():
@@ -96,8 +124,18 @@ def main():
                     checked += 1
                     failed += not check(golden, api, reduction, attribute, self_shape,
                                         target_shape, generator)
-    print("%d of %d golden evaluations agree with PyTorch (%d ops)" % (checked - failed, checked,
-                                                                      len(apis)))
+    # The class-axis gradients: a 1-D, 2-D and 4-D self; an ignoreIndex outside the classes
+    # (negative, as PyTorch's default) and one inside them.
+    nll = [("aclnnNLLLossBackward", (5,)), ("aclnnNLLLossBackward", (6, 5)),
+           ("aclnnNLLLoss2dBackward", (2, 5, 3, 4))]
+    for api, self_shape in nll:
+        for reduction in [0, 1, 2]:
+            for ignore_index in [-100, 2]:
+                checked += 1
+                failed += not check_nll(golden, api, reduction, ignore_index, self_shape,
+                                        generator)
+    print("%d of %d golden evaluations agree with PyTorch (%d ops)" % (
+        checked - failed, checked, len(apis) + len({api for api, _ in nll})))
     sys.exit(1 if failed else 0)
 
 
