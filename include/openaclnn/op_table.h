@@ -28,7 +28,12 @@ typedef enum {
   OPENACLNN_ROLE_GRAD_SELF_OUT = 6, /* the fused op's second result: the gradient for self */
   OPENACLNN_ROLE_TOTAL_WEIGHT = 7, /* a class-axis gradient's divisor: the forward's total weight */
   OPENACLNN_ROLE_TOTAL_WEIGHT_OUT = 8, /* a class-axis forward's second result: its total weight */
-  OPENACLNN_ROLE_COUNT = 9,
+  OPENACLNN_ROLE_LOG_PROB_OUT = 9,     /* the cross entropy's log-probabilities, self's shape */
+  OPENACLNN_ROLE_ZLOSS_OUT = 10,       /* CANN's zloss result: required, never written */
+  OPENACLNN_ROLE_LSE_FOR_ZLOSS_OUT = 11, /* CANN's zloss log-sum-exp: required, never written */
+  OPENACLNN_ROLE_GRAD_ZLOSS = 12,        /* CANN's zloss gradient: optional, never read */
+  OPENACLNN_ROLE_LSE_FOR_ZLOSS = 13,     /* CANN's zloss log-sum-exp input: optional, never read */
+  OPENACLNN_ROLE_COUNT = 14,
   /* Not a role: as an output's shapeOf, the broadcast shape of all the op's tensor inputs. */
   OPENACLNN_SHAPE_OF_INPUTS = 100
 } openaclnnOperandRole;
@@ -42,7 +47,9 @@ typedef enum {
   OPENACLNN_FAMILY_SMOOTH_L1_LOSS = 4,       /* smooth L1 (beta) and Huber (delta) */
   OPENACLNN_FAMILY_SOFT_MARGIN_LOSS = 5,     /* logistic loss of a margin: log(1 + exp(-t x)) */
   OPENACLNN_FAMILY_KL_DIV = 6,               /* Kullback-Leibler divergence of log-probabilities */
-  OPENACLNN_FAMILY_NLL_LOSS = 7 /* negative log likelihood: -weight[t] self[t] along a class axis */
+  OPENACLNN_FAMILY_NLL_LOSS =
+      7, /* negative log likelihood: -weight[t] self[t] along a class axis */
+  OPENACLNN_FAMILY_CROSS_ENTROPY = 8 /* cross entropy of logits along a class axis (log-softmax) */
 } openaclnnOpFamily;
 
 /** How an op's operands are laid out (openaclnnOpDescriptor.layout). */

@@ -213,7 +213,8 @@ def test_the_op_table_names_each_ops_family():
     assert families["aclnnBinaryCrossEntropyWithLogits"] == 0
     assert families["aclnnKlDiv"] == 6
     assert families["aclnnNLLLoss"] == 7
-    assert set(families.values()) <= set(range(8))  # openaclnnOpFamily's values
+    assert families["aclnnCrossEntropyLoss"] == 8
+    assert set(families.values()) <= set(range(9))  # openaclnnOpFamily's values
 
 
 # -------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ struct ClassAxisProblem {
   int64_t positions = 0;  // the product of shape
   int64_t classes = 0;
   int64_t ignore_index = 0;
+  double label_smoothing = 0.0;  // the cross entropy's eps, as the C API took it
   // Every operand's strides over the positions' shape (0 for one that holds one element, and for
   // weight), and along the class axis (self, weight and a gradient's out; 0 for the others).
   StridedOperand operands[kOperandCount];

@@ -26,7 +26,8 @@ enum class LossFamily : uint8_t {
   kSmoothL1Loss = 4,
   kSoftMarginLoss = 5,
   kKlDiv = 6,
-  kNllLoss = 7  // a class-axis family (kernels/class_axis_problem.h)
+  kNllLoss = 7,      // a class-axis family (kernels/class_axis_problem.h)
+  kCrossEntropy = 8  // a class-axis family
 };
 
 enum class LossKind : uint8_t { kLoss, kGradSelf, kGradTarget };
@@ -45,6 +46,11 @@ enum OperandIndex {
   kGradSelfOut,
   kTotalWeight,     // a class-axis gradient's divisor (one element)
   kTotalWeightOut,  // a class-axis forward's second output (one element)
+  kLogProbOut,      // the cross entropy's log-probabilities (self's shape)
+  kZlossOut,        // CANN's zloss outputs and inputs: required or accepted, never written or read
+  kLseForZlossOut,
+  kGradZloss,
+  kLseForZloss,
   kOperandCount
 };
 
@@ -111,7 +117,7 @@ constexpr uint64_t KernelOpBit(LossFamily family, KernelOp op) {
 // Changes whenever LossKernels, LossProblem, ClassAxisProblem, StridedOperand or LaunchContext
 // change layout or meaning; a plugin built against another version is refused
 // (backends/plugin_loader.cc).
-inline constexpr uint32_t kLossKernelsAbiVersion = 4;
+inline constexpr uint32_t kLossKernelsAbiVersion = 5;
 
 struct ClassAxisProblem;  // kernels/class_axis_problem.h
 

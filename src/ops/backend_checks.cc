@@ -21,7 +21,7 @@ aclnnStatus CheckImplements(const char* api, const LossKernels& kernels, const c
   constexpr const char* kKinds[] = {"the loss", "the gradient with respect to self",
                                     "the gradient with respect to target",
                                     "the loss and the gradient with respect to self in one pass"};
-  const uint32_t bit = KernelOpBit(static_cast<LossFamily>(family), static_cast<KernelOp>(kind));
+  const uint64_t bit = KernelOpBit(static_cast<LossFamily>(family), static_cast<KernelOp>(kind));
   if ((kernels.ops & bit) != 0) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
               "%s: the %s backend does not implement this op (%s); run it on another backend "

@@ -26,6 +26,12 @@ class ClassAxisPlan : public Plan {
   ClassAxisProblem problem_;
 };
 
+// CANN's zloss tensors: checked, never read or written.
+bool IsZlossOperand(int which) {
+  return which == kZlossOut || which == kLseForZlossOut || which == kGradZloss ||
+         which == kLseForZloss;
+}
+
 // The dimension of self that holds the classes.
 int ClassDimension(const aclTensor& self) { return self.view_shape.size() == 1 ? 0 : 1; }
 
@@ -71,6 +77,7 @@ std::unique_ptr<Plan> PlanClassAxis(LossFamily family, LossKind kind, const Loss
   problem.kind = kind;
   problem.reduction = static_cast<Reduction>(reduction);
   problem.ignore_index = operands.whole[0];
+  problem.label_smoothing = operands.attribute[1];  // 0 for an op without one
   problem.classes = self.view_shape[ClassDimension(self)];
   problem.rank = static_cast<int>(target.view_shape.size());
   problem.positions = 1;
@@ -80,10 +87,10 @@ std::unique_ptr<Plan> PlanClassAxis(LossFamily family, LossKind kind, const Loss
   }
   for (int which = 0; which < kOperandCount; ++which) {
     const aclTensor* tensor = operands.tensor[which];
-    if (tensor == nullptr) continue;
+    if (tensor == nullptr || IsZlossOperand(which)) continue;
     StridedOperand& operand = problem.operands[which];
     const int slot = operands.slot[which];
-    if (which == kSelf || (which == kOut && kind == LossKind::kGradSelf)) {
+    if (which == kSelf || which == kLogProbOut || (which == kOut && kind == LossKind::kGradSelf)) {
       DescribeSelfShaped(*tensor, slot, &operand, &problem.class_strides[which]);
       continue;
     }

@@ -13,9 +13,9 @@
 
 namespace openaclnn {
 
-// The work of a class-axis op of `kind` (kLoss: out and totalWeightOut; kGradSelf: out, self's
-// shape), its ignoreIndex the op's attribute 0; nullptr where a gradient has no element to
-// write. Needs no workspace.
+// The work of a class-axis op of `kind` (kLoss: out, and totalWeightOut or logProbOut; kGradSelf:
+// out, self's shape), its ignoreIndex the op's attribute 0 and its label smoothing attribute 1
+// (where it has one); nullptr where a gradient has no element to write. Needs no workspace.
 std::unique_ptr<Plan> PlanClassAxis(LossFamily family, LossKind kind, const LossOperands& operands,
                                     int64_t reduction, uint64_t* workspace_size);
 

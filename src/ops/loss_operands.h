@@ -8,8 +8,9 @@
 
 namespace openaclnn {
 
-// The most scalar attributes an op has (smooth L1's beta; KL divergence's logTarget).
-inline constexpr int kMaxOpAttributes = 2;
+// The most scalar attributes an op has (aclnnCrossEntropyLoss's ignoreIndex, labelSmoothing,
+// lseSquareScaleForZloss and returnZloss).
+inline constexpr int kMaxOpAttributes = 4;
 
 // The operands by role (OperandIndex); nullptr for absent ones (weight, pos_weight, grad_output
 // of the forward, the second output of all but the fused op). `slot` is each tensor's index among

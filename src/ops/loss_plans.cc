@@ -145,9 +145,10 @@ std::unique_ptr<Plan> MakeLossPlan(const LossRequest& request, int64_t divisor, 
   if (summed.empty()) {
     // Element-wise: the dimensions in memory order, the outputs deciding first (strided writes
     // cost most), then merged.
-    constexpr OperandIndex kOutputsFirst[] = {kOut,        kGradSelfOut, kSelf,
-                                              kTarget,     kWeight,      kPosWeight,
-                                              kGradOutput, kTotalWeight, kTotalWeightOut};
+    constexpr OperandIndex kOutputsFirst[] = {
+        kOut,       kGradSelfOut,    kSelf,        kTarget,         kWeight,
+        kPosWeight, kGradOutput,     kTotalWeight, kTotalWeightOut, kLogProbOut,
+        kZlossOut,  kLseForZlossOut, kGradZloss,   kLseForZloss};
     static_assert(std::size(kOutputsFirst) == kOperandCount);
     int64_t* rows[kOperandCount];
     for (int k = 0; k < kOperandCount; ++k) rows[k] = walk.strides[kOutputsFirst[k]];

@@ -26,6 +26,11 @@ static_assert(RoleIs(OPENACLNN_ROLE_SELF, kSelf) && RoleIs(OPENACLNN_ROLE_TARGET
                   RoleIs(OPENACLNN_ROLE_GRAD_SELF_OUT, kGradSelfOut) &&
                   RoleIs(OPENACLNN_ROLE_TOTAL_WEIGHT, kTotalWeight) &&
                   RoleIs(OPENACLNN_ROLE_TOTAL_WEIGHT_OUT, kTotalWeightOut) &&
+                  RoleIs(OPENACLNN_ROLE_LOG_PROB_OUT, kLogProbOut) &&
+                  RoleIs(OPENACLNN_ROLE_ZLOSS_OUT, kZlossOut) &&
+                  RoleIs(OPENACLNN_ROLE_LSE_FOR_ZLOSS_OUT, kLseForZlossOut) &&
+                  RoleIs(OPENACLNN_ROLE_GRAD_ZLOSS, kGradZloss) &&
+                  RoleIs(OPENACLNN_ROLE_LSE_FOR_ZLOSS, kLseForZloss) &&
                   RoleIs(OPENACLNN_ROLE_COUNT, kOperandCount),
               "a role is its OperandIndex");
 // A kernel table lists the ops it implements by openaclnnOpFamily's and openaclnnOpKind's values.
@@ -41,6 +46,7 @@ static_assert(FamilyIs(OPENACLNN_FAMILY_MSE_LOSS, LossFamily::kMseLoss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_SMOOTH_L1_LOSS, LossFamily::kSmoothL1Loss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_SOFT_MARGIN_LOSS, LossFamily::kSoftMarginLoss));
 static_assert(FamilyIs(OPENACLNN_FAMILY_NLL_LOSS, LossFamily::kNllLoss));
+static_assert(FamilyIs(OPENACLNN_FAMILY_CROSS_ENTROPY, LossFamily::kCrossEntropy));
 constexpr bool KindIs(openaclnnOpKind kind, KernelOp op) {
   return static_cast<int>(kind) == static_cast<int>(op);
 }
@@ -93,7 +99,9 @@ constexpr const OpDescriptor* kOps[] = {&kBceWithLogitsOp,
                                         &kNllLossOp,
                                         &kNllLoss2dOp,
                                         &kNllLossBackwardOp,
-                                        &kNllLoss2dBackwardOp};
+                                        &kNllLoss2dBackwardOp,
+                                        &kCrossEntropyLossOp,
+                                        &kCrossEntropyLossGradOp};
 
 }  // namespace
 

@@ -120,5 +120,7 @@ extern const OpDescriptor kNllLossOp;
 extern const OpDescriptor kNllLoss2dOp;
 extern const OpDescriptor kNllLossBackwardOp;
 extern const OpDescriptor kNllLoss2dBackwardOp;
+extern const OpDescriptor kCrossEntropyLossOp;
+extern const OpDescriptor kCrossEntropyLossGradOp;
 
 }  // namespace openaclnn

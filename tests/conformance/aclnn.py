@@ -19,7 +19,8 @@ from openaclnn import _binding
 # API's order, inputs then outputs. Names here are by role: an op's own parameter names
 # ("weightOptional") differ between ops.
 _ROLE_NAMES = ("self", "target", "weight", "pos_weight", "grad_output", "out", "grad_self_out",
-               "total_weight", "total_weight_out")
+               "total_weight", "total_weight_out", "log_prob_out", "zloss_out",
+               "lse_for_zloss_out", "grad_zloss", "lse_for_zloss")
 OPS = {op["api"]: tuple(_ROLE_NAMES[operand["role"]] for operand in op["operands"])
        for op in _binding.ops()}
 FORWARD = "aclnnBinaryCrossEntropyWithLogits"

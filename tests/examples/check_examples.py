@@ -164,6 +164,7 @@ def main():
                                               "-0.035569"], out
     check_smooth_l1_family(directory)
     check_nll_family(directory)
+    check_cross_entropy(directory)
 
 
 def check_nll_family(directory):
@@ -180,6 +181,24 @@ def check_nll_family(directory):
         out, _ = printed(directory, name)
         assert re.findall(r"is: (-?[0-9.]+)", out) == values, (name, out, values)
         print("%s: %d values print the correctly rounded digits" % (name, len(values)))
+
+
+def check_cross_entropy(directory):
+    # CANN's CrossEntropyLoss sample: logits [2,5] = {5,0,3,3,7}, {9,3,5,2,4}, targets {0, 0}, no
+    # weight, mean: the loss (1.093754; CANN's kernel gives 2 ulp more, 1.0937543) and the
+    # log-probabilities x - logsumexp(row), from mpmath at 50 digits (far from any fp32 midpoint
+    # here, so rounding through a double does not change the printed digits).
+    import mpmath
+
+    mpmath.mp.dps = 50
+    rows = [[5, 0, 3, 3, 7], [9, 3, 5, 2, 4]]
+    lse = [mpmath.log(mpmath.fsum(mpmath.exp(x) for x in row)) for row in rows]
+    log_probs = [x - lse[n] for n, row in enumerate(rows) for x in row]
+    loss = -(log_probs[0] + log_probs[5]) / 2
+    expected = [printed_digits(float(v)) for v in [loss] + log_probs]
+    out, _ = printed(directory, "cross_entropy_loss")
+    assert re.findall(r"is: (-?[0-9.]+)", out) == expected, (out, expected)
+    print("cross_entropy_loss: %d values print the correctly rounded digits" % len(expected))
 
 
 def check_smooth_l1_family(directory):

@@ -1,7 +1,9 @@
 // The CPU's class-axis kernels: the positions in blocks of about kReductionBlock elements of
 // work, shared by the thread pool; per position its target's check, its class weight and the
-// family's loss term or gradient row; a reduction's sums exact (ExactSum), so the one rounding of
-// a mean or sum is the same whatever the threads and the order they add in.
+// family's loss (and row of log-probabilities) or gradient row; a reduction's sums exact
+// (ExactSum) beside the sum of their terms' error bounds, so the one rounding of a mean or sum is
+// the same whatever the threads and the order they add in (where the bounds leave it open, an
+// exact pass adds every term again in double-double).
 #include "backends/cpu/class_axis_cpu.h"
 
 #include <algorithm>
@@ -23,9 +25,11 @@ namespace {
 using math::exact::ExactSum;
 
 // An exact sum of finite terms beside the fp64 sum of the others (infinities and NaNs, whose sum
-// is the same in any order): the value is the latter where there is one.
+// is the same in any order): the value is the latter where there is one. `bound`: the sum of the
+// finite terms' error bounds (0 where every term is exact).
 struct Total {
   ExactSum finite;
+  double bound = 0.0;
   double special = 0.0;
   bool has_special = false;
   void Add(double term) {
@@ -36,8 +40,13 @@ struct Total {
       has_special = true;
     }
   }
+  void Add(const Estimated& term) {
+    Add(term.value);
+    if (std::isfinite(term.value)) bound += term.bound;
+  }
   void Add(const Total& other) {
     finite.Add(other.finite);
+    bound += other.bound;
     if (other.has_special) Add(other.special);
   }
   // A double whose one rounding to any output type is the total's.
@@ -47,6 +56,7 @@ struct Total {
 struct Launch {
   const ClassAxisProblem* problem = nullptr;
   const TensorAddresses* addresses = nullptr;
+  RowConstants constants;
   int64_t positions_per_block = 1;
   int64_t blocks = 0;
   std::atomic<int64_t> next_block{0};
@@ -100,6 +110,31 @@ struct OutRow {
   }
 };
 
+// The class weights (1 without a weight tensor).
+struct Weights {
+  const void* base;  // nullptr: no weights
+  FloatType type;
+  int64_t offset, stride;
+  double operator()(int64_t c) const {
+    return base == nullptr ? 1.0 : LoadAs32(base, type, offset + c * stride);
+  }
+};
+Weights WeightsOf(const Launch& launch) {
+  const ClassAxisProblem& problem = *launch.problem;
+  const StridedOperand& weights = problem.operands[kWeight];
+  if (weights.slot < 0) return {nullptr, FloatType::kFloat32, 0, 0};
+  return {(*launch.addresses)[weights.slot], weights.type, weights.offset,
+          problem.class_strides[kWeight]};
+}
+
+// A self-shaped operand's row at a position.
+OutRow RowOf(const Launch& launch, int which, int64_t position) {
+  const At at = Locate(launch, which, position);
+  const ClassAxisProblem& problem = *launch.problem;
+  return {at.base, problem.operands[which].type, at.element, problem.class_strides[which],
+          problem.classes};
+}
+
 // A position's target: counted (its class, its weight), ignored, or out of range (a fault).
 enum class TargetIs { kCounted, kIgnored, kOutOfRange };
 TargetIs ReadTarget(const Launch& launch, int64_t position, int64_t* target, double* weight) {
@@ -108,12 +143,7 @@ TargetIs ReadTarget(const Launch& launch, int64_t position, int64_t* target, dou
   *target = LoadInteger(at.base, problem.operands[kTarget].integer, at.element);
   if (*target == problem.ignore_index) return TargetIs::kIgnored;
   if (*target < 0 || *target >= problem.classes) return TargetIs::kOutOfRange;
-  *weight = 1.0;
-  const StridedOperand& weights = problem.operands[kWeight];
-  if (weights.slot >= 0) {
-    *weight = LoadAs32((*launch.addresses)[weights.slot], weights.type,
-                       weights.offset + *target * problem.class_strides[kWeight]);
-  }
+  *weight = WeightsOf(launch)(*target);
   return TargetIs::kCounted;
 }
 
@@ -129,17 +159,31 @@ void StoreAt(const Launch& launch, int which, int64_t position, double value) {
   StoreFrom32(at.base, type, at.element, RoundedTo(value, type));
 }
 
+Row SelfRow(const Launch& launch, int64_t position) {
+  const At at = Locate(launch, kSelf, position);
+  return {at.base, launch.problem->operands[kSelf].type, at.element,
+          launch.problem->class_strides[kSelf]};
+}
+
+// A counted position's loss rounded once: its estimate where the bound settles the rounding, else
+// the family's exact term.
+template <class Family>
+double SettledLoss(const Launch& launch, int64_t position, int64_t target, const Estimated& loss) {
+  double value = loss.value;
+  if (loss.bound == 0.0 || Settles(loss, launch.problem->operands[kOut].type, &value)) {
+    return value;
+  }
+  return math::exact::RoundToOdd(Family::ExactLossTerm(SelfRow(launch, position), WeightsOf(launch),
+                                                       target, launch.constants));
+}
+
 template <class Family>
 void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* weight,
               int64_t* fault_position, int64_t* fault_target) {
   const ClassAxisProblem& problem = *launch.problem;
   const bool reduces = problem.reduction != Reduction::kNone;
-  const StridedOperand& self = problem.operands[kSelf];
-  const StridedOperand& out = problem.operands[kOut];
-  const double divisor =
-      problem.kind == LossKind::kGradSelf && problem.reduction == Reduction::kMean
-          ? LoadScalar(launch, kTotalWeight, kOne)
-          : 1.0;
+  const bool has_log_prob = problem.operands[kLogProbOut].slot >= 0;
+  const Weights weights = WeightsOf(launch);
   for (int64_t position = first; position < last; ++position) {
     int64_t target = 0;
     double class_weight = 0.0;
@@ -148,24 +192,26 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
       *fault_position = position;
       *fault_target = target;
     }
-    const At self_at = Locate(launch, kSelf, position);
-    const Row row{self_at.base, self.type, self_at.element, problem.class_strides[kSelf]};
+    const Row row = SelfRow(launch, position);
     if (problem.kind == LossKind::kGradSelf) {
-      const At out_at = Locate(launch, kOut, position);
-      OutRow out_row{out_at.base, out.type, out_at.element, problem.class_strides[kOut],
-                     problem.classes};
+      OutRow out_row = RowOf(launch, kOut, position);
       if (is == TargetIs::kIgnored) out_row.Zero();
       if (is == TargetIs::kOutOfRange) out_row.Fill(kCanonicalNaN);
       if (is != TargetIs::kCounted) continue;
-      Family::GradientRow(row, out_row, target, class_weight,
-                          LoadScalar(launch, kGradOutput, position), divisor, out.type);
+      Family::GradientRow(row, out_row, weights, target, LoadScalar(launch, kGradOutput, position),
+                          launch.constants, out_row.type);
       continue;
     }
-    const double term = is == TargetIs::kCounted   ? Family::LossTerm(row, target, class_weight)
-                        : is == TargetIs::kIgnored ? 0.0
-                                                   : kCanonicalNaN;
+    OutRow log_prob = has_log_prob ? RowOf(launch, kLogProbOut, position) : OutRow{};
+    Estimated term =
+        Family::LossRow(row, weights, has_log_prob ? &log_prob : nullptr,
+                        is == TargetIs::kCounted ? &target : nullptr, launch.constants);
+    if (is == TargetIs::kOutOfRange) term = {kCanonicalNaN, NAN};
     if (!reduces) {
-      StoreAt(launch, kOut, position, term);
+      const double value = is == TargetIs::kCounted
+                               ? SettledLoss<Family>(launch, position, target, term)
+                               : term.value;
+      StoreAt(launch, kOut, position, value);
     } else if (is != TargetIs::kIgnored) {
       loss->Add(term);
       if (is == TargetIs::kCounted) weight->Add(class_weight);
@@ -195,7 +241,29 @@ void RunWorker(void* context, int /*worker*/) {
   }
 }
 
+// A finite sum, or its exact quotient by the total weight (a mean), rounded once to `type`.
+double Rounded(const ExactSum& sum, const Launch& launch, FloatType type) {
+  if (launch.problem->reduction != Reduction::kMean) return sum.RoundedToOdd();
+  return math::exact::RoundedQuotient(sum, launch.weight.finite, type);
+}
+
+// The exact pass of a reduction whose bounds left its rounding open: every counted position's
+// term again, exact or in double-double, summed exactly. Rare: one thread.
+template <class Family>
+ExactSum ExactTotal(const Launch& launch) {
+  ExactSum sum;
+  for (int64_t position = 0; position < launch.problem->positions; ++position) {
+    int64_t target = 0;
+    double class_weight = 0.0;
+    if (ReadTarget(launch, position, &target, &class_weight) != TargetIs::kCounted) continue;
+    sum.Add(Family::ExactLossTerm(SelfRow(launch, position), WeightsOf(launch), target,
+                                  launch.constants));
+  }
+  return sum;
+}
+
 // The reduced loss (the sum, or its exact quotient by the total weight) and the total weight.
+template <class Family>
 void StoreTotals(const Launch& launch) {
   const ClassAxisProblem& problem = *launch.problem;
   if (problem.kind != LossKind::kLoss) return;
@@ -203,14 +271,54 @@ void StoreTotals(const Launch& launch) {
     StoreAt(launch, kTotalWeightOut, kOne, launch.weight.RoundedToOdd());
   }
   if (problem.reduction == Reduction::kNone) return;
-  double value = launch.loss.RoundedToOdd();
-  if (problem.reduction == Reduction::kMean) {
-    value = launch.loss.has_special || launch.weight.has_special
-                ? value / launch.weight.RoundedToOdd()
-                : math::exact::RoundedQuotient(launch.loss.finite, launch.weight.finite,
-                                               problem.operands[kOut].type);
+  const FloatType type = problem.operands[kOut].type;
+  double value;
+  if (launch.loss.has_special || launch.weight.has_special) {
+    value = launch.loss.RoundedToOdd();
+    if (problem.reduction == Reduction::kMean) value /= launch.weight.RoundedToOdd();
+  } else if (launch.loss.bound == 0.0) {
+    value = Rounded(launch.loss.finite, launch, type);
+  } else {
+    // The exact total lies within the bound of the terms' exact sum: where both ends round alike
+    // (a mean's quotient is monotonic in its numerator), so does it.
+    const double bound = launch.loss.bound * kWiden;
+    ExactSum low = launch.loss.finite, high = launch.loss.finite;
+    low.Add(-bound);
+    high.Add(bound);
+    value = Rounded(low, launch, type);
+    if (RoundOnce(value, type) != RoundOnce(Rounded(high, launch, type), type)) {
+      value = Rounded(ExactTotal<Family>(launch), launch, type);
+    }
   }
   StoreAt(launch, kOut, kOne, value);
+}
+
+// The constants of every row: C, eps, Omega, and a gradient's divisor: a mean's total weight, the
+// op's totalWeight where it has one, else the exact sum of the counted positions' weights.
+RowConstants ConstantsOf(const Launch& launch) {
+  const ClassAxisProblem& problem = *launch.problem;
+  RowConstants k;
+  k.classes = problem.classes;
+  k.smoothing = problem.label_smoothing;
+  const Weights weights = WeightsOf(launch);
+  ExactSum omega;
+  for (int64_t c = 0; c < problem.classes; ++c) omega.Add(weights(c));
+  k.weight_sum = LeadingTwo(omega);
+  if (problem.kind != LossKind::kGradSelf || problem.reduction != Reduction::kMean) return k;
+  if (problem.operands[kTotalWeight].slot >= 0) {
+    k.divisor = {LoadScalar(launch, kTotalWeight, kOne), 0.0};
+    return k;
+  }
+  ExactSum total;
+  for (int64_t position = 0; position < problem.positions; ++position) {
+    int64_t target = 0;
+    double class_weight = 0.0;
+    if (ReadTarget(launch, position, &target, &class_weight) == TargetIs::kCounted) {
+      total.Add(class_weight);
+    }
+  }
+  k.divisor = LeadingTwo(total);
+  return k;
 }
 
 const char* Fault(const Launch& launch) {
@@ -230,15 +338,18 @@ const char* RunClassAxisCpu(const ClassAxisProblem& problem, const LaunchContext
   Launch launch;
   launch.problem = &problem;
   launch.addresses = &context.addresses;
-  const int64_t per_position = problem.kind == LossKind::kGradSelf ? problem.classes : 1;
-  launch.positions_per_block =
-      std::max<int64_t>(1, kReductionBlock / std::max<int64_t>(1, per_position));
-  launch.blocks = (problem.positions + launch.positions_per_block - 1) / launch.positions_per_block;
-  const int participants = static_cast<int>(std::min<int64_t>(launch.blocks / 2, 1 << 20));
+  launch.constants = ConstantsOf(launch);
   WithClassAxisFamily(problem.family, [&](auto family) {
-    ThreadPool::Instance().Run(std::max(participants, 1), RunWorker<decltype(family)>, &launch);
+    using Family = decltype(family);
+    const bool reads_rows = problem.kind == LossKind::kGradSelf || Family::kLossReadsRows;
+    const int64_t per_position = reads_rows ? std::max<int64_t>(1, problem.classes) : 1;
+    launch.positions_per_block = std::max<int64_t>(1, kReductionBlock / per_position);
+    launch.blocks =
+        (problem.positions + launch.positions_per_block - 1) / launch.positions_per_block;
+    const int participants = static_cast<int>(std::min<int64_t>(launch.blocks / 2, 1 << 20));
+    ThreadPool::Instance().Run(std::max(participants, 1), RunWorker<Family>, &launch);
+    StoreTotals<Family>(launch);
   });
-  StoreTotals(launch);
   return launch.fault_position == std::numeric_limits<int64_t>::max() ? nullptr : Fault(launch);
 }
 
