@@ -17,7 +17,8 @@ instead: CPU time barely moves with the neighbours.)
 A second op_bench run on one thread sets each rational loss (MSE, L1, smooth L1, Huber, and
 their gradients) at 1e4 and 1e5 elements, in cache, beside a plain fp32 kernel of the same formula
 compiled in the same build (op_bench's plain/... cases, bench/plain_fp32_kernels.h): the
-"correct rounding's cost" section, by CPU time.
+"correct rounding's cost" section, by CPU time. A last section times the class-axis ops
+(bench/class_axis_table.py: class_axis_bench beside F.cross_entropy and F.nll_loss).
 
 --plot draws the same run's figure (no second run): one panel per op and thread count, element
 rate against N on log-log axes for the contiguous fp32 cases without weights, reduction none and
@@ -30,6 +31,7 @@ where tracked files differ from it), the date (UTC), PyTorch's version and the t
 """
 import argparse, json, os, subprocess, sys, time, warnings
 
+from class_axis_table import class_axis_section
 from run_stamp import cpu_model, source_commit, stamp
 
 ELEM = {"fp32": 4, "fp16": 2, "bf16": 2}
@@ -511,9 +513,12 @@ def main():
     print("one thread, in cache: op_bench's rational losses and plain kernels ...",
           file=sys.stderr, flush=True)
     in_cache = in_cache_section(args.build, args.repetitions)
+    print("the class-axis ops: class_axis_bench and PyTorch ...", file=sys.stderr, flush=True)
+    class_axis = class_axis_section(args.build, int(args.threads.split(",")[0]), args.repetitions)
     header = "Run: " + stamp(simd, commit, "PyTorch %s" % torch.__version__, *triads)
     text = "\n".join([header, ""] + table(rows) + [""] + summaries(rows) +
-                     elementwise_summaries(rows) + ([""] + in_cache if in_cache else [])) + "\n"
+                     elementwise_summaries(rows) + ([""] + in_cache if in_cache else []) +
+                     ([""] + class_axis if class_axis else [])) + "\n"
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as out:
