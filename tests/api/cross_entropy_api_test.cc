@@ -16,6 +16,7 @@
 #include "../unit/kernels/rational_oracle.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "exact_expect.h"
 #include "op_tester.h"
 
 namespace openaclnn::testing {
@@ -63,12 +64,6 @@ class Real {
   mpfr_t v_;
 };
 
-FloatType TypeOf(aclDataType dtype) {
-  return dtype == ACL_FLOAT     ? FloatType::kFloat32
-         : dtype == ACL_FLOAT16 ? FloatType::kFloat16
-                                : FloatType::kBFloat16;
-}
-
 // The value rounded once to `dtype` (through an exact rational: 400 bits put it within 2^-390 of
 // the exact value, which is never a rounding boundary but in degenerate rows, where it is exact).
 double Rounded(const Real& value, aclDataType dtype) {
@@ -76,15 +71,7 @@ double Rounded(const Real& value, aclDataType dtype) {
   if (value.IsInf()) return mpfr_sgn(value.get()) > 0 ? INFINITY : -INFINITY;
   mpq_class q;
   mpfr_get_q(q.get_mpq_t(), value.get());
-  return RoundRational(q, TypeOf(dtype));
-}
-
-::testing::AssertionResult Same(double got, double expected, const std::string& where) {
-  if ((std::isnan(got) && std::isnan(expected)) || got == expected) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << where << ": got " << got << ", exact rounded " << expected;
+  return RoundRational(q, FloatTypeOf(dtype));
 }
 
 // One problem's host values, as the device holds them (read back after rounding to the dtype).
@@ -192,20 +179,20 @@ void ExpectForward(const Problem& p, const Forward& t) {
     const Real lse = LogSumExp(p, n);
     for (int64_t c = 0; c < p.classes; ++c) {
       const Real lp = Real(p.logits[n * p.classes + c]) - lse;
-      ASSERT_TRUE(Same(log_prob[n * p.classes + c], Rounded(lp, p.dtype),
-                       "logProb (" + std::to_string(n) + ", " + std::to_string(c) + ")"));
+      ASSERT_TRUE(SameAsExact(log_prob[n * p.classes + c], Rounded(lp, p.dtype),
+                              "logProb (" + std::to_string(n) + ", " + std::to_string(c) + ")"));
     }
     const Real row = RowLoss(p, n, lse);
     if (p.Reduction() == 0) {
-      ASSERT_TRUE(Same(loss[n], Rounded(row, p.dtype), "loss " + std::to_string(n)));
+      ASSERT_TRUE(SameAsExact(loss[n], Rounded(row, p.dtype), "loss " + std::to_string(n)));
     }
     sum = sum + row;
     if (p.Counted(n)) weights = weights + Real(p.Weight(p.target[n]));
   }
   if (p.Reduction() == 2) {
-    EXPECT_TRUE(Same(loss[0], Rounded(sum, p.dtype), "sum"));
+    EXPECT_TRUE(SameAsExact(loss[0], Rounded(sum, p.dtype), "sum"));
   } else if (p.Reduction() == 1) {
-    EXPECT_TRUE(Same(loss[0], Rounded(sum / weights, p.dtype), "mean"));
+    EXPECT_TRUE(SameAsExact(loss[0], Rounded(sum / weights, p.dtype), "mean"));
   }
 }
 
@@ -264,8 +251,8 @@ void ExpectBackward(const Problem& p, const Backward& t) {
         value = e * (a + b * omega) - (c == target ? a : Real(0.0)) - b * Real(p.Weight(c));
         if (p.Reduction() == 1) value = value / total;
       }
-      ASSERT_TRUE(Same(out[n * p.classes + c], Rounded(value, p.dtype),
-                       "gradient (" + std::to_string(n) + ", " + std::to_string(c) + ")"));
+      ASSERT_TRUE(SameAsExact(out[n * p.classes + c], Rounded(value, p.dtype),
+                              "gradient (" + std::to_string(n) + ", " + std::to_string(c) + ")"));
     }
   }
 }

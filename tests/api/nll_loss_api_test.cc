@@ -14,29 +14,16 @@
 #include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_nll_loss2d_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "exact_expect.h"
 #include "op_tester.h"
 #include "openaclnn/op_table.h"
 
 namespace openaclnn::testing {
 namespace {
 
-FloatType TypeOf(aclDataType dtype) {
-  return dtype == ACL_FLOAT     ? FloatType::kFloat32
-         : dtype == ACL_FLOAT16 ? FloatType::kFloat16
-                                : FloatType::kBFloat16;
-}
-
 // The exact value rounded once to `dtype`; NaN where `defined` is false.
 double Expected(const mpq_class& value, aclDataType dtype) {
-  return RoundRational(value, TypeOf(dtype));
-}
-
-::testing::AssertionResult SameValue(double got, double expected, const std::string& where) {
-  if ((std::isnan(got) && std::isnan(expected)) || got == expected) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << where << ": got " << got << ", exact rounded " << expected;
+  return RoundRational(value, FloatTypeOf(dtype));
 }
 
 // One problem's host values, as the device holds them (read back after rounding to the dtype).
@@ -131,7 +118,8 @@ void ExpectForward(const Problem& p, const Forward& t) {
       weights += Rational(p.weight[p.target[i]]);
     }
     if (p.reduction == 0) {
-      ASSERT_TRUE(SameValue(out[i], Expected(term, p.out_dtype), "position " + std::to_string(i)));
+      ASSERT_TRUE(
+          SameAsExact(out[i], Expected(term, p.out_dtype), "position " + std::to_string(i)));
     }
   }
   if (p.reduction != 0) {
@@ -140,10 +128,10 @@ void ExpectForward(const Problem& p, const Forward& t) {
       expected = weights != 0 ? Expected(sum / weights, p.out_dtype)
                               : (sum == 0 ? NAN : std::copysign(HUGE_VAL, sum.get_d()));
     }
-    EXPECT_TRUE(SameValue(out[0], expected, "reduced loss"));
+    EXPECT_TRUE(SameAsExact(out[0], expected, "reduced loss"));
   }
-  EXPECT_TRUE(SameValue(t.total_weight.Read()[0],
-                        p.reduction == 0 ? 0.0 : Expected(weights, p.out_dtype), "total weight"));
+  EXPECT_TRUE(SameAsExact(t.total_weight.Read()[0],
+                          p.reduction == 0 ? 0.0 : Expected(weights, p.out_dtype), "total weight"));
 }
 
 void CheckForward(Problem p) {
@@ -194,8 +182,8 @@ void ExpectBackward(const Problem& p, const Backward& t) {
         value = -Rational(g) * Rational(p.weight[c]);
         if (p.reduction == 1) value /= Rational(p.total_weight);
       }
-      ASSERT_TRUE(SameValue(out[p.SelfIndex(i, c)], Expected(value, p.out_dtype),
-                            "position " + std::to_string(i) + " class " + std::to_string(c)));
+      ASSERT_TRUE(SameAsExact(out[p.SelfIndex(i, c)], Expected(value, p.out_dtype),
+                              "position " + std::to_string(i) + " class " + std::to_string(c)));
     }
   }
 }
