@@ -323,9 +323,10 @@ TEST(CrossEntropyLoss, HardRows) {
 }
 
 // A row [0, y1, y2, y3] whose log-probability at class 0, -log1p(e^y1 + e^y2 + e^y3), lies within
-// about 2^-70 of the fp32 midpoint m: each y_k is chosen (rounded down in fp32) to take most of
-// what the terms before left of e^-m - 1. The fp64 estimate (about 2^-45) cannot settle its
-// rounding: the double-double path does, for the log-probability and the loss.
+// about 2^-70 of the fp32 midpoint m (16 logits of -1000 after it move it by e^-1000): each y_k is
+// chosen (rounded down in fp32) to take most of what the terms before left of e^-m - 1. The fp64
+// estimate (about 2^-45) cannot settle its rounding: the double-double path does, for the
+// log-probability and the loss.
 std::vector<float> RowBesideMidpoint(double midpoint) {
   Real rest = (Real(-midpoint)).Exp() - Real(1.0);
   std::vector<float> row = {0.0f};
@@ -340,7 +341,7 @@ std::vector<float> RowBesideMidpoint(double midpoint) {
 
 TEST(CrossEntropyLoss, LogProbabilitiesBesideRoundingBoundaries) {
   Problem p;
-  p.classes = 4;
+  p.classes = 20;  // 4 and 16 logits of -1000: whole vectors on every SIMD target
   p.reduction = "none";
   std::mt19937 rng(5);
   for (int i = 0; i < 60; ++i) {
@@ -349,13 +350,14 @@ TEST(CrossEntropyLoss, LogProbabilitiesBesideRoundingBoundaries) {
     const float base = -std::ldexp(1.0f + static_cast<float>(rng() % 4096) / 4096.0f, exponent);
     const double midpoint = static_cast<double>(base) - std::ldexp(1.0, exponent - 24);
     for (float y : RowBesideMidpoint(midpoint)) p.logits.push_back(y);
+    p.logits.insert(p.logits.end(), 16, -1000.0f);
     p.target.push_back(0);
     ++p.rows;
   }
   CheckForward(p);
   p.reduction = "sum";
   p.rows = 1;
-  p.logits.resize(4);
+  p.logits.resize(20);
   p.target.resize(1);
   CheckForward(p);
 }

@@ -14,7 +14,9 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <vector>
 
+#include "backends/cpu/row_math.h"
 #include "backends/cpu/thread_pool.h"
 #include "kernels/class_axis_families.h"
 #include "kernels/exact_sum.h"
@@ -81,15 +83,36 @@ At Locate(const Launch& launch, int which, int64_t position) {
                            : ElementOf(operand, problem.shape, problem.rank, position)};
 }
 
-// self's row at a position, read as the families read it.
+// self's row at a position, read as the families read it; a contiguous fp32 row's log-sum-exp in
+// SIMD (row_math.h).
 struct Row {
   const void* base;
   FloatType type;
   int64_t start, stride;
   double At(int64_t c) const { return LoadAs32(base, type, start + c * stride); }
+  const float* Contiguous32() const {
+    return type == FloatType::kFloat32 && stride == 1 ? static_cast<const float*>(base) + start
+                                                      : nullptr;
+  }
+  log_sum_exp::LogSumExp LogSumExp(int64_t classes) const {
+    if (const float* row = Contiguous32()) return EstimateLogSumExp32(row, classes);
+    return log_sum_exp::EstimateLogSumExp(*this, classes);
+  }
+  // In the calling thread's scratch row, which grows to the longest row it has held.
+  const double* Exponentials(int64_t classes) const {
+    thread_local std::vector<double> scratch;
+    if (static_cast<int64_t>(scratch.size()) < classes) scratch.resize(classes);
+    if (const float* row = Contiguous32()) {
+      Exponentials32(row, classes, scratch.data());
+    } else {
+      log_sum_exp::Exponentials(*this, classes, scratch.data());
+    }
+    return scratch.data();
+  }
 };
 
-// out's row at a position (a gradient's), written as the families write it.
+// out's row at a position (a gradient's, or the log-probabilities'), written as the families
+// write it.
 struct OutRow {
   void* base;
   FloatType type;
@@ -107,6 +130,15 @@ struct OutRow {
   }
   void Fill(double value) {
     for (int64_t c = 0; c < classes; ++c) Set(c, value);
+  }
+  // Each log-probability of `row` rounded once (in SIMD where both rows are contiguous fp32).
+  void WriteLogProbabilities(const Row& row, const log_sum_exp::LogSumExp& lse) {
+    const float* in = row.Contiguous32();
+    if (in != nullptr && type == FloatType::kFloat32 && stride == 1) {
+      WriteLogProbabilities32(in, classes, lse, static_cast<float*>(base) + start);
+      return;
+    }
+    log_sum_exp::WriteLogProbabilities(row, classes, lse, *this);
   }
 };
 

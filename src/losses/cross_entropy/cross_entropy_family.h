@@ -1,8 +1,10 @@
 // The cross entropy family (aclnnCrossEntropyLoss, aclnnCrossEntropyLossGrad) as the backends'
 // class-axis code sees it (kernels/class_axis_families.h): a position's row of logits read through
-// `Row` (At(c)), its class weights through `Weights` (weights(c)), its log-probabilities and
-// gradients written through `OutRow` (Set(c, value): value a double whose one rounding to the
-// output type is the result; Fill(value)).
+// `Row` (At(c); LogSumExp(C): the row's log-sum-exp estimate; Exponentials(C): e^x of each value
+// x <= 0, an array of C; both as kernels/log_sum_exp.h defines them), its class
+// weights through `Weights` (weights(c)), its log-probabilities and gradients written through
+// `OutRow` (Set(c, value): value a double whose one rounding to the output type is the result;
+// Fill(value); WriteLogProbabilities(row, lse): each rounded once).
 #pragma once
 
 #include <cmath>
@@ -28,12 +30,12 @@ struct CrossEntropyFamily {
                                                  OutRow* log_prob, const int64_t* target,
                                                  const RowConstants& k) {
     using namespace cross_entropy;  // NOLINT(build/namespaces)
-    const LogSumExp lse = EstimateLogSumExp(self, k.classes);
+    const LogSumExp lse = self.LogSumExp(k.classes);
     if (lse.special) {
       if (log_prob != nullptr) log_prob->Fill(kCanonicalNaN);
       return {target != nullptr ? kCanonicalNaN : 0.0, NAN};
     }
-    if (log_prob != nullptr) WriteLogProbabilities(self, lse, k.classes, *log_prob);
+    if (log_prob != nullptr) log_prob->WriteLogProbabilities(self, lse);
     if (target == nullptr) return {0.0, 0.0};
     return EstimateLoss(self, weights, lse, *target, k);
   }
@@ -57,33 +59,14 @@ struct CrossEntropyFamily {
                                                 FloatType type) {
     using namespace cross_entropy;  // NOLINT(build/namespaces)
     const double target_weight = weights(target);
+    const GradientFactors factors = GradientFactorsOf(gradient, target_weight, k);
+    const double* exponentials = self.Exponentials(k.classes);
     for (int64_t c = 0; c < k.classes; ++c) {
-      const GradientInputs in{self.At(c), c == target, target_weight, weights(c), gradient};
+      const GradientInputs in{self.At(c),    exponentials[c], c == target,
+                              target_weight, weights(c),      gradient};
       double value;
-      if (!Settles(EstimateGradient(in, k), type, &value)) {
+      if (!Settles(EstimateGradient(in, factors), type, &value)) {
         value = math::exact::RoundToOdd(ExactGradient(in, k));
-      }
-      out.Set(c, value);
-    }
-  }
-
- private:
-  // Each log-probability rounded once: its estimate where the bound settles it, else from the
-  // row's double-double L (computed once, for the first element that needs it).
-  template <class Row, class OutRow>
-  OPENACLNN_HOST_DEVICE static void WriteLogProbabilities(const Row& self,
-                                                          const cross_entropy::LogSumExp& lse,
-                                                          int64_t classes, OutRow& out) {
-    using namespace cross_entropy;  // NOLINT(build/namespaces)
-    DD exact_rest{0.0, 0.0};
-    bool have_exact_rest = false;
-    for (int64_t c = 0; c < classes; ++c) {
-      const double x = self.At(c);
-      double value;
-      if (!Settles(LogProbability(x, lse), out.type, &value)) {
-        if (!have_exact_rest) exact_rest = ExactLog1pRest(self, classes, lse.max, lse.top);
-        have_exact_rest = true;
-        value = math::exact::RoundToOdd(ExactLogProbability(x, lse.max, exact_rest));
       }
       out.Set(c, value);
     }

@@ -1,0 +1,199 @@
+// EstimateLogSumExp32 and WriteLogProbabilities32 (row_math.h) per Highway target. The vector
+// loops take whole vectors of fp64 lanes (each from half a vector of floats); the tail, and
+// targets without a fused multiply-add, go through the scalar definitions of
+// kernels/log_sum_exp.h with the same bounds.
+#include "backends/cpu/simd/simd_targets.h"  // before Highway
+
+#include <cmath>
+#include <cstdint>
+
+#include "backends/cpu/row_math.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "backends/cpu/row_math_simd.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "backends/cpu/simd/vector_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::HWY_NAMESPACE {
+namespace {
+
+namespace lse = log_sum_exp;
+
+// A contiguous fp32 row as kernels/log_sum_exp.h's scalar code reads it.
+struct FloatRow {
+  const float* data;
+  double At(int64_t c) const { return data[c]; }
+};
+
+#if HWY_NATIVE_FMA
+using O64 = HwyOpsOf<D64>;
+using DF = hn::Rebind<float, D64>;  // as many floats as a vector holds doubles
+using DU = hn::RebindToUnsigned<DF>;
+
+hn::Vec<D64> Load(const float* from) { return hn::PromoteTo(D64(), hn::LoadU(DF(), from)); }
+
+// The maximum and whether any value is NaN or +inf, over the whole vectors.
+lse::LogSumExp Maximum(const float* row, int64_t classes, int64_t whole) {
+  const D64 d;
+  auto max = hn::Set(d, -INFINITY);
+  auto special = hn::Zero(d);  // a lane is not 0 where some value was NaN or +inf
+  for (int64_t c = 0; c < whole; c += hn::Lanes(d)) {
+    const auto x = Load(row + c);
+    max = hn::Max(max, x);
+    special = hn::Or(special, hn::VecFromMask(d, hn::Not(hn::Lt(x, hn::Set(d, INFINITY)))));
+  }
+  lse::LogSumExp result;
+  double m = hn::GetLane(hn::MaxOfLanes(d, max));
+  result.special = !hn::AllTrue(d, hn::Eq(special, hn::Zero(d)));
+  for (int64_t c = whole; c < classes; ++c) {
+    const double x = row[c];
+    result.special = result.special || !(x < INFINITY);
+    m = x > m ? x : m;
+  }
+  result.special = result.special || m == -INFINITY;  // no finite value: no first maximum
+  for (int64_t c = 0; c < classes && !result.special; ++c) {
+    if (static_cast<double>(row[c]) == m) {
+      result.top = c;
+      break;
+    }
+  }
+  result.max = m;
+  result.special = result.special || result.top < 0;
+  return result;
+}
+
+// Neumaier's compensated addition of `term` into sum + compensation, lane by lane.
+template <class V>
+void AddCompensated(V term, V& sum, V& compensation) {
+  const V next = hn::Add(sum, term);
+  const auto larger = hn::Ge(hn::Abs(sum), hn::Abs(term));
+  compensation = hn::Add(compensation, hn::IfThenElse(larger, hn::Add(hn::Sub(sum, next), term),
+                                                      hn::Add(hn::Sub(term, next), sum)));
+  sum = next;
+}
+#endif
+
+}  // namespace
+
+lse::LogSumExp LogSumExpRow(const float* row, int64_t classes) {
+#if HWY_NATIVE_FMA
+  const D64 d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t whole = classes / lanes * lanes;
+  lse::LogSumExp result = Maximum(row, classes, whole);
+  if (result.special) return result;
+  const auto max = hn::Set(d, result.max);
+  const auto top = hn::Set(d, static_cast<double>(result.top));
+  auto sum = hn::Zero(d), compensation = hn::Zero(d), shifted = hn::Zero(d);
+  auto index = hn::Iota(d, 0.0);
+  for (int64_t c = 0; c < whole; c += lanes) {
+    const auto a = hn::Sub(max, Load(row + c));
+    // The top's own term (1) is not part of rest; ExpNeg64's clamp bounds the rest's far tail.
+    const auto term = hn::IfThenZeroElse(hn::Eq(index, top), ExpNeg64<O64>(a));
+    AddCompensated(term, sum, compensation);
+    shifted = hn::MulAdd(hn::IfThenZeroElse(hn::IsInf(a), a), term, shifted);
+    index = hn::Add(index, hn::Set(d, static_cast<double>(lanes)));
+  }
+  // The lanes, then the tail, into one compensated scalar sum.
+  alignas(64) double sums[HWY_MAX_BYTES / sizeof(double)];
+  alignas(64) double compensations[HWY_MAX_BYTES / sizeof(double)];
+  hn::Store(sum, d, sums);
+  hn::Store(compensation, d, compensations);
+  double total = 0.0, total_compensation = 0.0;
+  auto add = [&](double term) {
+    const double next = total + term;
+    total_compensation +=
+        std::fabs(total) >= std::fabs(term) ? (total - next) + term : (term - next) + total;
+    total = next;
+  };
+  for (int64_t k = 0; k < lanes; ++k) {
+    add(sums[k]);
+    total_compensation += compensations[k];
+  }
+  double shifted_total = hn::GetLane(hn::SumOfLanes(d, shifted));
+  for (int64_t c = whole; c < classes; ++c) {
+    const double a = result.max - row[c];
+    if (c == result.top || !(a < lse::kNegligibleShift)) continue;
+    const double term = math::ExpNeg64<math::ScalarOps64>(a);
+    add(term);
+    shifted_total = std::fma(a, term, shifted_total);
+  }
+  return lse::WithLog1pRest(result, total + total_compensation, shifted_total, classes);
+#else
+  return lse::EstimateLogSumExp(FloatRow{row}, classes);
+#endif
+}
+
+void LogProbabilitiesRow(const float* row, int64_t classes, const lse::LogSumExp& estimate,
+                         float* out) {
+  const FloatRow source{row};
+  lse::LogProbabilityRounder<FloatRow> rounder{source, classes, estimate, FloatType::kFloat32};
+  int64_t c = 0;
+#if HWY_NATIVE_FMA
+  const D64 d;
+  const DF df;
+  const DU du;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto max = hn::Set(d, estimate.max);
+  const auto log1p_rest = hn::Set(d, estimate.log1p_rest.value);
+  const auto rest_bound = hn::Set(d, estimate.log1p_rest.bound);
+  const auto widen = hn::Set(d, kWiden);
+  for (; c + lanes <= classes; c += lanes) {
+    const auto shift = hn::Sub(max, Load(row + c));
+    const auto value = hn::Neg(hn::Add(shift, log1p_rest));
+    // LogProbability's bound, widened as Settles widens it.
+    const auto bound =
+        hn::Mul(hn::MulAdd(hn::Sub(shift, value), hn::Set(d, 0x1p-53), rest_bound), widen);
+    const auto low = hn::BitCast(du, hn::DemoteTo(df, hn::Sub(value, bound)));
+    const auto high = hn::BitCast(du, hn::DemoteTo(df, hn::Add(value, bound)));
+    hn::StoreU(hn::DemoteTo(df, value), df, out + c);
+    const auto open = hn::Not(hn::Eq(low, high));
+    if (hn::AllFalse(du, open)) continue;
+    for (int64_t k = c; k < c + lanes; ++k) out[k] = static_cast<float>(rounder(row[k]));
+  }
+#endif
+  for (; c < classes; ++c) out[c] = static_cast<float>(rounder(row[c]));
+}
+
+void ExponentialsRow(const float* row, int64_t classes, double* e) {
+  int64_t c = 0;
+#if HWY_NATIVE_FMA
+  const D64 d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (; c + lanes <= classes; c += lanes) {
+    const auto a = hn::Neg(Load(row + c));  // ExpOfNonPositive's, lane by lane
+    const auto negligible = hn::Not(hn::Lt(a, hn::Set(d, lse::kNegligibleShift)));
+    hn::StoreU(hn::IfThenZeroElse(negligible, ExpNeg64<O64>(a)), d, e + c);
+  }
+#endif
+  for (; c < classes; ++c) e[c] = row[c] <= 0.0f ? lse::ExpOfNonPositive(row[c]) : 0.0;
+}
+
+}  // namespace openaclnn::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn::cpu {
+
+HWY_EXPORT(LogSumExpRow);
+HWY_EXPORT(LogProbabilitiesRow);
+HWY_EXPORT(ExponentialsRow);
+
+void Exponentials32(const float* row, int64_t classes, double* e) {
+  HWY_DYNAMIC_DISPATCH(ExponentialsRow)(row, classes, e);
+}
+
+log_sum_exp::LogSumExp EstimateLogSumExp32(const float* row, int64_t classes) {
+  return HWY_DYNAMIC_DISPATCH(LogSumExpRow)(row, classes);
+}
+
+void WriteLogProbabilities32(const float* row, int64_t classes, const log_sum_exp::LogSumExp& lse,
+                             float* out) {
+  HWY_DYNAMIC_DISPATCH(LogProbabilitiesRow)(row, classes, lse, out);
+}
+
+}  // namespace openaclnn::cpu
+#endif  // HWY_ONCE
