@@ -148,6 +148,29 @@ OPENACLNN_HOST_DEVICE void Exponentials(const Row& row, int64_t classes, double*
   }
 }
 
+// The gradient with respect to a row's logits of a loss of its log-probabilities lp (the cross
+// entropy's, smoothed and weighted): out_c = ((a + b Omega) e^lp_c - a [c = t] - b w_c) / W. The
+// factors: a, b, Omega (within 2^-53) and 1/W (rounded: with W's own rounding, three roundings
+// of the quotient). The estimate from e = e^lp (ExpOfNonPositive's bound; lp <= 0): at most seven
+// roundings before the division (2^-50 of the parts' magnitudes covers eight).
+struct LogSoftmaxGradient {
+  double a, b, omega, inverse_divisor;
+};
+
+OPENACLNN_HOST_DEVICE inline Estimated EstimateLogSoftmaxGradient(double e, bool at_target,
+                                                                  double class_weight,
+                                                                  const LogSoftmaxGradient& f) {
+  const double delta = at_target ? 1.0 : 0.0;
+  const double scale = f.a + f.b * f.omega;
+  const double value = ((scale * e - f.a * delta) - f.b * class_weight) * f.inverse_divisor;
+  const double magnitude = std::fabs(f.a) + std::fabs(f.b * f.omega);
+  const double bound = magnitude * (e * kExpError + kTermFloor) +
+                       (std::fabs(f.a) * (e + delta) +
+                        std::fabs(f.b) * (std::fabs(f.omega) * e + std::fabs(class_weight))) *
+                           0x1p-50;
+  return {value, bound * std::fabs(f.inverse_divisor) + std::fabs(value) * 0x1p-51};
+}
+
 // Each log-probability of a row rounded once to out's type: its estimate where the bound settles
 // it, else from the row's double-double L (computed once, for the first element that needs it).
 // `out` is written through Set(c, value) (value a double whose one rounding is the result).

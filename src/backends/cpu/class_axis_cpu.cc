@@ -98,15 +98,20 @@ struct Row {
     if (const float* row = Contiguous32()) return EstimateLogSumExp32(row, classes);
     return log_sum_exp::EstimateLogSumExp(*this, classes);
   }
-  // In the calling thread's scratch row, which grows to the longest row it has held.
+  // In the calling thread's scratch row.
   const double* Exponentials(int64_t classes) const {
+    double* scratch = ScratchRow(classes);
+    if (const float* row = Contiguous32()) {
+      Exponentials32(row, classes, scratch);
+    } else {
+      log_sum_exp::Exponentials(*this, classes, scratch);
+    }
+    return scratch;
+  }
+  // The calling thread's row of doubles, which grows to the longest row it has held.
+  static double* ScratchRow(int64_t classes) {
     thread_local std::vector<double> scratch;
     if (static_cast<int64_t>(scratch.size()) < classes) scratch.resize(classes);
-    if (const float* row = Contiguous32()) {
-      Exponentials32(row, classes, scratch.data());
-    } else {
-      log_sum_exp::Exponentials(*this, classes, scratch.data());
-    }
     return scratch.data();
   }
 };
@@ -131,6 +136,27 @@ struct OutRow {
   void Fill(double value) {
     for (int64_t c = 0; c < classes; ++c) Set(c, value);
   }
+  // A log-softmax gradient row from `row`'s log-probabilities (in SIMD where the rows and weights
+  // are contiguous fp32), `element(c, exponentials)` giving what the vector estimate leaves open.
+  template <class Weights, class Element>
+  void WriteLogSoftmaxGradient(const Row& row, const Weights& weights, int64_t target,
+                               const log_sum_exp::LogSoftmaxGradient& factors, Element&& element) {
+    const float* in = row.Contiguous32();
+    const bool simd = in != nullptr && type == FloatType::kFloat32 && stride == 1 &&
+                      (weights.base == nullptr || weights.Contiguous32() != nullptr);
+    if (!simd) {
+      const double* exponentials = row.Exponentials(classes);
+      for (int64_t c = 0; c < classes; ++c) Set(c, element(c, exponentials));
+      return;
+    }
+    double* exponentials = Row::ScratchRow(classes);
+    auto round = [&](int64_t c) { return element(c, exponentials); };
+    const OpenElement open{&round, [](const void* context, int64_t c) {
+                             return (*static_cast<const decltype(round)*>(context))(c);
+                           }};
+    WriteLogSoftmaxGradient32(in, classes, weights.Contiguous32(), target, factors, exponentials,
+                              static_cast<float*>(base) + start, open);
+  }
   // Each log-probability of `row` rounded once (in SIMD where both rows are contiguous fp32).
   void WriteLogProbabilities(const Row& row, const log_sum_exp::LogSumExp& lse) {
     const float* in = row.Contiguous32();
@@ -149,6 +175,11 @@ struct Weights {
   int64_t offset, stride;
   double operator()(int64_t c) const {
     return base == nullptr ? 1.0 : LoadAs32(base, type, offset + c * stride);
+  }
+  const float* Contiguous32() const {
+    return base != nullptr && type == FloatType::kFloat32 && stride == 1
+               ? static_cast<const float*>(base) + offset
+               : nullptr;
   }
 };
 Weights WeightsOf(const Launch& launch) {

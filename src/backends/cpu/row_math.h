@@ -20,4 +20,19 @@ void WriteLogProbabilities32(const float* row, int64_t classes, const log_sum_ex
 // log_sum_exp::Exponentials of the row into e[0..C).
 void Exponentials32(const float* row, int64_t classes, double* e);
 
+// An element's result computed one at a time (a double whose one rounding is the result), for
+// what a vector estimate leaves open: round(context, c).
+struct OpenElement {
+  const void* context;
+  double (*round)(const void* context, int64_t c);
+};
+
+// out_c = log_sum_exp::LogSoftmaxGradient of an fp32 row of log-probabilities `row`, weights
+// `weights` (nullptr: ones), each rounded once into fp32: the vector estimate where its bound
+// settles the rounding, else `open` (a vector holding an lp > 0 or NaN takes `open` whole).
+// exponentials[0..C) receives e^lp of each lp <= 0 (what `open` reads).
+void WriteLogSoftmaxGradient32(const float* row, int64_t classes, const float* weights,
+                               int64_t target, const log_sum_exp::LogSoftmaxGradient& factors,
+                               double* exponentials, float* out, OpenElement open);
+
 }  // namespace openaclnn::cpu

@@ -172,6 +172,58 @@ void ExponentialsRow(const float* row, int64_t classes, double* e) {
   for (; c < classes; ++c) e[c] = row[c] <= 0.0f ? lse::ExpOfNonPositive(row[c]) : 0.0;
 }
 
+void LogSoftmaxGradientRow(const float* row, int64_t classes, const float* weights, int64_t target,
+                           const lse::LogSoftmaxGradient& f, double* e, float* out,
+                           cpu::OpenElement open) {
+  int64_t c = 0;
+#if HWY_NATIVE_FMA
+  const D64 d;
+  const DF df;
+  const DU du;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto a = hn::Set(d, f.a), b = hn::Set(d, f.b), omega = hn::Set(d, f.omega);
+  const auto inverse = hn::Set(d, f.inverse_divisor);
+  const auto scale = hn::Add(hn::Mul(b, omega), a);  // fl(a + b Omega), as the scalar estimate
+  const auto magnitude = hn::Set(d, std::fabs(f.a) + std::fabs(f.b * f.omega));
+  const auto one = hn::Set(d, 1.0), target_index = hn::Set(d, static_cast<double>(target));
+  auto index = hn::Iota(d, 0.0);
+  for (; c + lanes <= classes;
+       c += lanes, index = hn::Add(index, hn::Set(d, static_cast<double>(lanes)))) {
+    const auto lp = Load(row + c);
+    const auto shift = hn::Neg(lp);  // ExpOfNonPositive's, lane by lane
+    const auto exponential = hn::IfThenZeroElse(
+        hn::Not(hn::Lt(shift, hn::Set(d, lse::kNegligibleShift))), ExpNeg64<O64>(shift));
+    hn::StoreU(exponential, d, e + c);
+    const auto w = weights != nullptr ? Load(weights + c) : one;
+    const auto delta = hn::IfThenElseZero(hn::Eq(index, target_index), one);
+    // EstimateLogSoftmaxGradient lane by lane: its value's operations in its order, its bound.
+    const auto value = hn::Mul(
+        hn::Sub(hn::Sub(hn::Mul(scale, exponential), hn::Mul(a, delta)), hn::Mul(b, w)), inverse);
+    const auto parts = hn::MulAdd(hn::Abs(b), hn::MulAdd(hn::Abs(omega), exponential, hn::Abs(w)),
+                                  hn::Mul(hn::Abs(a), hn::Add(exponential, delta)));
+    const auto exp_error =
+        hn::MulAdd(exponential, hn::Set(d, lse::kExpError), hn::Set(d, lse::kTermFloor));
+    const auto bound =
+        hn::Mul(hn::MulAdd(hn::MulAdd(magnitude, exp_error, hn::Mul(parts, hn::Set(d, 0x1p-50))),
+                           hn::Abs(inverse), hn::Mul(hn::Abs(value), hn::Set(d, 0x1p-51))),
+                hn::Set(d, kWiden));
+    const auto low = hn::BitCast(du, hn::DemoteTo(df, hn::Sub(value, bound)));
+    const auto high = hn::BitCast(du, hn::DemoteTo(df, hn::Add(value, bound)));
+    hn::StoreU(hn::DemoteTo(df, value), df, out + c);
+    const bool settled = hn::AllTrue(du, hn::Eq(low, high)) &&
+                         hn::AllTrue(d, hn::Le(lp, hn::Zero(d))) &&
+                         hn::AllTrue(d, hn::IsFinite(value));
+    if (settled) continue;
+    for (int64_t k = c; k < c + lanes; ++k)
+      out[k] = static_cast<float>(open.round(open.context, k));
+  }
+#else
+  (void)weights, (void)target, (void)f;  // the scalar elements of `open` hold them
+#endif
+  for (int64_t k = c; k < classes; ++k) e[k] = row[k] <= 0.0f ? lse::ExpOfNonPositive(row[k]) : 0.0;
+  for (; c < classes; ++c) out[c] = static_cast<float>(open.round(open.context, c));
+}
+
 }  // namespace openaclnn::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -181,6 +233,14 @@ namespace openaclnn::cpu {
 HWY_EXPORT(LogSumExpRow);
 HWY_EXPORT(LogProbabilitiesRow);
 HWY_EXPORT(ExponentialsRow);
+HWY_EXPORT(LogSoftmaxGradientRow);
+
+void WriteLogSoftmaxGradient32(const float* row, int64_t classes, const float* weights,
+                               int64_t target, const log_sum_exp::LogSoftmaxGradient& factors,
+                               double* exponentials, float* out, OpenElement open) {
+  HWY_DYNAMIC_DISPATCH(LogSoftmaxGradientRow)
+  (row, classes, weights, target, factors, exponentials, out, open);
+}
 
 void Exponentials32(const float* row, int64_t classes, double* e) {
   HWY_DYNAMIC_DISPATCH(ExponentialsRow)(row, classes, e);

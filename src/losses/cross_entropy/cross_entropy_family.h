@@ -4,7 +4,9 @@
 // x <= 0, an array of C; both as kernels/log_sum_exp.h defines them), its class
 // weights through `Weights` (weights(c)), its log-probabilities and gradients written through
 // `OutRow` (Set(c, value): value a double whose one rounding to the output type is the result;
-// Fill(value); WriteLogProbabilities(row, lse): each rounded once).
+// Fill(value); WriteLogProbabilities(row, lse): each rounded once; WriteLogSoftmaxGradient(row,
+// weights, target, factors, element): each element rounded once, its estimate where the bound
+// settles it, else element(c, exponentials), a double whose one rounding is the result).
 #pragma once
 
 #include <cmath>
@@ -59,17 +61,17 @@ struct CrossEntropyFamily {
                                                 FloatType type) {
     using namespace cross_entropy;  // NOLINT(build/namespaces)
     const double target_weight = weights(target);
-    const GradientFactors factors = GradientFactorsOf(gradient, target_weight, k);
-    const double* exponentials = self.Exponentials(k.classes);
-    for (int64_t c = 0; c < k.classes; ++c) {
-      const GradientInputs in{self.At(c),    exponentials[c], c == target,
-                              target_weight, weights(c),      gradient};
-      double value;
-      if (!Settles(EstimateGradient(in, factors), type, &value)) {
-        value = math::exact::RoundToOdd(ExactGradient(in, k));
-      }
-      out.Set(c, value);
-    }
+    const LogSoftmaxGradient factors = GradientFactorsOf(gradient, target_weight, k);
+    out.WriteLogSoftmaxGradient(
+        self, weights, target, factors, [&](int64_t c, const double* exponentials) {
+          const GradientInputs in{self.At(c),    exponentials[c], c == target,
+                                  target_weight, weights(c),      gradient};
+          double value;
+          if (!Settles(EstimateGradient(in, factors), type, &value)) {
+            value = math::exact::RoundToOdd(ExactGradient(in, k));
+          }
+          return value;
+        });
   }
 };
 

@@ -91,12 +91,11 @@ OPENACLNN_HOST_DEVICE DD ExactLoss(const Row& row, const Weights& weights, const
 
 // The gradient of a counted row with respect to its logits, at class c, from its log-probability
 // lp_c: (a (E - [c = t]) + b (Omega E - w_c)) / W, E = e^lp_c, a = s (1 - eps) w_t, b = s eps/C,
-// s the incoming gradient. The estimate: E within kExpError of itself (lp_c <= 0; 0 where -lp_c >=
-// kNegligibleShift), within kTermFloor besides; at most eight roundings in the rest and three in
-// the division (the double W within 2^-53 of the exact one, its reciprocal and the product). lp_c
-// in (0, 700] is left to the exact path (an infinite bound); a part that is not finite gives IEEE's
-// class (NaN bound), and so does lp_c > 700, through the fp64 formula (no log-probability is
-// positive; torch's is that formula).
+// s the incoming gradient: log_sum_exp::LogSoftmaxGradient's form, whose estimate holds for
+// lp_c <= 0. lp_c in (0, 700] is left to the exact path (an infinite bound); a part that is not
+// finite gives IEEE's class (NaN bound), and so does lp_c > 700, through the fp64 formula (no
+// log-probability is positive; torch's is that formula). a and b each take at most three
+// roundings, within the estimate's 2^-50 of the parts.
 struct GradientInputs {
   double log_probability;
   double exponential;  // e^lp for lp <= 0 (log_sum_exp::ExpOfNonPositive's bound)
@@ -104,37 +103,27 @@ struct GradientInputs {
   double target_weight, class_weight, gradient;
 };
 
-// A counted row's factors of its gradient: a, b, Omega and 1/W (the division by W as a product by
-// its rounded reciprocal: two roundings where the division had one).
-struct GradientFactors {
-  double a, b, omega, inverse_divisor;
-};
-OPENACLNN_HOST_DEVICE inline GradientFactors GradientFactorsOf(double gradient,
-                                                               double target_weight,
-                                                               const RowConstants& k) {
+OPENACLNN_HOST_DEVICE inline LogSoftmaxGradient GradientFactorsOf(double gradient,
+                                                                  double target_weight,
+                                                                  const RowConstants& k) {
   return {gradient * (1.0 - k.smoothing) * target_weight,
           gradient * (k.smoothing / static_cast<double>(k.classes)), k.weight_sum.hi,
           1.0 / k.divisor.hi};
 }
 
 OPENACLNN_HOST_DEVICE inline Estimated EstimateGradient(const GradientInputs& in,
-                                                        const GradientFactors& f) {
+                                                        const LogSoftmaxGradient& f) {
   const double lp = in.log_probability;
-  if (lp > kLargestExponent) {  // not a log-probability: the fp64 formula
-    return {f.a * std::exp(lp) * f.inverse_divisor, NAN};
+  if (lp > 0.0 || lp != lp) {
+    const double e = std::exp(lp), delta = in.at_target ? 1.0 : 0.0;
+    const double value =
+        ((f.a + f.b * f.omega) * e - f.a * delta - f.b * in.class_weight) * f.inverse_divisor;
+    const bool formula = !std::isfinite(value) || lp != lp || lp > kLargestExponent;
+    return {value, formula ? NAN : INFINITY};
   }
-  const double e = lp > 0.0 ? std::exp(lp) : in.exponential;
-  const double delta = in.at_target ? 1.0 : 0.0;
-  const double first = f.a * (e - delta), second = f.b * (f.omega * e - in.class_weight);
-  const double value = (first + second) * f.inverse_divisor;
-  if (!std::isfinite(value) || lp != lp) return {value, NAN};
-  if (lp > 0.0) return {value, INFINITY};
-  const double exp_error = e * kExpError + kTermFloor;
-  const double bound = std::fabs(f.a) * exp_error + std::fabs(f.b * f.omega) * exp_error +
-                       (std::fabs(f.a) * (e + delta) +
-                        std::fabs(f.b) * (std::fabs(f.omega) * e + std::fabs(in.class_weight))) *
-                           0x1p-50;
-  return {value, bound * std::fabs(f.inverse_divisor) + std::fabs(value) * 0x1p-51};
+  const Estimated estimate =
+      EstimateLogSoftmaxGradient(in.exponential, in.at_target, in.class_weight, f);
+  return std::isfinite(estimate.value) ? estimate : Estimated{estimate.value, NAN};
 }
 
 // The gradient in double-double, about 2^-96 of its parts: E by ExpNeg (or its reciprocal for
