@@ -381,11 +381,11 @@ TEST(CrossEntropyLossGrad, RandomRowsEveryTypeReductionAndWeighting) {
 // Log-probabilities next to 0: e^lp - 1 at the target cancels in fp64; positive ones (not
 // log-probabilities, but accepted); -inf.
 TEST(CrossEntropyLossGrad, LogProbabilitiesNextToZero) {
-  Problem p = Draw(6, 4, ACL_FLOAT, "none", 0.0, true, 7);
+  Problem p = Draw(6, 20, ACL_FLOAT, "none", 0.0, true, 7);  // whole vectors on every target
   const float near_zero[] = {-1e-9f, -3e-8f, -1e-30f, 0.0f, 0.5f, -INFINITY};
   for (int n = 0; n < 6; ++n) {
     p.target[n] = n % 4;
-    for (int c = 0; c < 4; ++c) p.log_prob[n * 4 + c] = near_zero[(n + c) % 6];
+    for (int c = 0; c < 4; ++c) p.log_prob[n * 20 + c] = near_zero[(n + c) % 6];
   }
   CheckBackward(p);
   p.smoothing = 0.25;
