@@ -536,25 +536,42 @@ def _class_axis(input, target):
     """input and target as the class-axis APIs take them: (C) with (), (N, C) with (N), or
     (N, C, H, W) with (N, H, W) (more dimensions after C are flattened into H, with W = 1), and
     the name of the op that takes them ("2d" or "")."""
+    _check_class_target(input, target)
     shape = tuple(input.shape)
-    if len(shape) == 0:
-        raise ShapeError(_PARAM_INVALID, "input must have a class dimension: (C), (N, C) or "
-                         "(N, C, d1, ..., dk), not a 0-d tensor")
-    expected = () if len(shape) == 1 else shape[:1] + shape[2:]
-    if tuple(target.shape) != expected:
-        raise ShapeError(_PARAM_INVALID, f"target shape {list(target.shape)} must be input "
-                         f"shape {list(shape)} without its class dimension, {list(expected)}")
     if len(shape) <= 2 or len(shape) == 4:
         return input, target, "2d" if len(shape) == 4 else ""
     rest = math.prod(shape[2:])
     return (input.reshape(shape[0], shape[1], rest, 1), target.reshape(shape[0], rest, 1), "2d")
 
 
+def _class_dimension(shape):
+    """The class dimension of a class-axis input shape: 1, or 0 of a 1-d shape; 0-d raises."""
+    if len(shape) == 0:
+        raise ShapeError(_PARAM_INVALID, "input must have a class dimension: (C), (N, C) or "
+                         "(N, C, d1, ..., dk), not a 0-d tensor")
+    return 0 if len(shape) == 1 else 1
+
+
+def _positions(shape):
+    """A class-axis input shape without its class dimension: the shape of class-index targets
+    and of a loss per position."""
+    shape = tuple(shape)
+    return shape[:_class_dimension(shape)] + shape[2:]
+
+
+def _check_class_target(input, target):
+    expected = _positions(input.shape)
+    if tuple(target.shape) != expected:
+        raise ShapeError(_PARAM_INVALID, f"target shape {list(target.shape)} must be input "
+                         f"shape {list(input.shape)} without its class dimension, "
+                         f"{list(expected)}")
+
+
 def _nll_loss(input, target, weight, ignore_index, code):
     """aclnnNLLLoss(2d) into new results of input's kind and dtype: the loss and the total
     weight (0-d)."""
     x, t, variant = _class_axis(input, target)
-    classes = input.shape[0 if input.ndim == 1 else 1]
+    classes = input.shape[_class_dimension(input.shape)]
     if weight is None:
         weight = _result(input, input, (classes,))
         weight[...] = 1

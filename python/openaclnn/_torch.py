@@ -8,6 +8,7 @@ from . import _binding
 from . import _gradient_of_code, _natives, _probabilities_gradient, _reduction_code, _result
 from . import (_KL_REDUCTIONS, _REDUCTIONS, _elementwise_loss, _legacy_reduction, _nll_loss,
                _nll_loss_backward, _promoted)
+from . import _class_dimension
 from ._error import Error
 
 
@@ -339,23 +340,25 @@ class _Elementwise(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         operands = ctx.saved_tensors
-        gradients = []
-        for which, need in ((_INPUT, ctx.needs_input_grad[2]), (_TARGET,
-                                                                 ctx.needs_input_grad[3])):
-            gradient = _elementwise_gradient(ctx.loss, which) if need else None
-            if gradient is None:
-                gradients.append(None)
-            elif torch.is_grad_enabled():  # create_graph=True
-                gradients.append(_Gradient.apply(gradient, ctx.params, grad_output, *operands))
-            else:
-                gradients.append(gradient.library(ctx.params, grad_output, *operands))
+        gradients = (_applied(_elementwise_gradient(ctx.loss, which) if need else None,
+                              ctx.params, grad_output, operands)
+                     for which, need in ((_INPUT, ctx.needs_input_grad[2]),
+                                         (_TARGET, ctx.needs_input_grad[3])))
         return (None, None, *gradients)
 
 
+def _applied(gradient, params, grad_output, operands):
+    """A _LibraryGradient's value (None for None): the library's, differentiable through
+    _Gradient under create_graph=True."""
+    if gradient is None:
+        return None
+    if torch.is_grad_enabled():
+        return _Gradient.apply(gradient, params, grad_output, *operands)
+    return gradient.library(params, grad_output, *operands)
+
+
 def elementwise_with_autograd(loss, input, target, code, attributes):
-    if not isinstance(target, torch.Tensor):
-        target = torch.as_tensor(target)  # a NumPy target: a view of its memory
-    return _Elementwise.apply(loss, (code, attributes), input, target)
+    return _Elementwise.apply(loss, (code, attributes), input, _tensor(target))
 
 
 _ELEMENTWISE_GRADIENTS = {}
@@ -635,15 +638,21 @@ class _NllGradient(torch.autograd.Function):
 
 
 def nll_loss_with_autograd(input, target, weight, ignore_index, code):
-    if weight is not None and weight.requires_grad:
-        raise Error(161002, "the derivative for 'weight' is not implemented (as torch's "
-                    "nll_loss): weight cannot have requires_grad True")
-    if not isinstance(target, torch.Tensor):
-        target = torch.as_tensor(target)
+    _refuse_weight_gradient(weight, "nll_loss")
     if weight is None:
-        classes = input.shape[0 if input.dim() == 1 else 1]
-        weight = input.detach().new_ones(classes)
-    return _NllLoss.apply(input, target, weight, ignore_index, code)
+        weight = input.detach().new_ones(input.shape[_class_dimension(input.shape)])
+    return _NllLoss.apply(input, _tensor(target), _tensor(weight), ignore_index, code)
+
+
+def _refuse_weight_gradient(weight, name):
+    if getattr(weight, "requires_grad", False):
+        raise Error(161002, f"the derivative for 'weight' is not implemented (as torch's "
+                    f"{name}): weight cannot have requires_grad True")
+
+
+def _tensor(a):
+    """a torch tensor, a NumPy array as one (a view of its memory)."""
+    return a if isinstance(a, torch.Tensor) else torch.as_tensor(a)
 
 
 class NLLLoss(_Loss):
