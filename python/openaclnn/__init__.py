@@ -67,6 +67,8 @@ __all__ = [
     "KLDivLoss",
     "nll_loss",
     "NLLLoss",
+    "cross_entropy",
+    "CrossEntropyLoss",
     "Error",
     "ShapeError",
     "DtypeError",
@@ -75,7 +77,7 @@ __all__ = [
 ]
 
 _MODULES = ("BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
-            "SoftMarginLoss", "KLDivLoss", "NLLLoss")
+            "SoftMarginLoss", "KLDivLoss", "NLLLoss", "CrossEntropyLoss")
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _KL_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2, "batchmean": 3}
@@ -536,25 +538,42 @@ def _class_axis(input, target):
     """input and target as the class-axis APIs take them: (C) with (), (N, C) with (N), or
     (N, C, H, W) with (N, H, W) (more dimensions after C are flattened into H, with W = 1), and
     the name of the op that takes them ("2d" or "")."""
+    _check_class_target(input, target)
     shape = tuple(input.shape)
-    if len(shape) == 0:
-        raise ShapeError(_PARAM_INVALID, "input must have a class dimension: (C), (N, C) or "
-                         "(N, C, d1, ..., dk), not a 0-d tensor")
-    expected = () if len(shape) == 1 else shape[:1] + shape[2:]
-    if tuple(target.shape) != expected:
-        raise ShapeError(_PARAM_INVALID, f"target shape {list(target.shape)} must be input "
-                         f"shape {list(shape)} without its class dimension, {list(expected)}")
     if len(shape) <= 2 or len(shape) == 4:
         return input, target, "2d" if len(shape) == 4 else ""
     rest = math.prod(shape[2:])
     return (input.reshape(shape[0], shape[1], rest, 1), target.reshape(shape[0], rest, 1), "2d")
 
 
+def _class_dimension(shape):
+    """The class dimension of a class-axis input shape: 1, or 0 of a 1-d shape; 0-d raises."""
+    if len(shape) == 0:
+        raise ShapeError(_PARAM_INVALID, "input must have a class dimension: (C), (N, C) or "
+                         "(N, C, d1, ..., dk), not a 0-d tensor")
+    return 0 if len(shape) == 1 else 1
+
+
+def _positions(shape):
+    """A class-axis input shape without its class dimension: the shape of class-index targets
+    and of a loss per position."""
+    shape = tuple(shape)
+    return shape[:_class_dimension(shape)] + shape[2:]
+
+
+def _check_class_target(input, target):
+    expected = _positions(input.shape)
+    if tuple(target.shape) != expected:
+        raise ShapeError(_PARAM_INVALID, f"target shape {list(target.shape)} must be input "
+                         f"shape {list(input.shape)} without its class dimension, "
+                         f"{list(expected)}")
+
+
 def _nll_loss(input, target, weight, ignore_index, code):
     """aclnnNLLLoss(2d) into new results of input's kind and dtype: the loss and the total
     weight (0-d)."""
     x, t, variant = _class_axis(input, target)
-    classes = input.shape[0 if input.ndim == 1 else 1]
+    classes = input.shape[_class_dimension(input.shape)]
     if weight is None:
         weight = _result(input, input, (classes,))
         weight[...] = 1
@@ -576,6 +595,239 @@ def _nll_loss_backward(grad_output, input, target, weight, ignore_index, code, t
     _binding.run("aclnnNLLLoss" + variant + "Backward",
                  (grad_output, x, t, weight, total, out), code, (float(ignore_index),))
     return out.reshape(input.shape)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """The cross entropy of logits, as torch.nn.functional.cross_entropy: with lp = log_softmax(x)
+    along the class dimension (dimension 1; 0 of a 1-d input) and eps = label_smoothing,
+    per position ``l = -sum_c w[c] q[c] lp[c]``, q the target smoothed: for class index t,
+    ``q[c] = (1 - eps) [c = t] + eps / C`` (0 where t == ignore_index); for probabilities p,
+    ``q = (1 - eps) p + eps / C``. The mean divides the sum by the total weight ``w[t]`` of the
+    class indices that count, or by the number of positions for probabilities.
+
+    Args:
+        input: logits x of shape (C), (N, C) or (N, C, d1, ..., dk), float32, float16 or
+            bfloat16 (float16 too, which torch 1.13's CPU kernels lack).
+        target: class indices of input's shape without the class dimension, int64 (or int32,
+            which torch refuses), each in [0, C) or equal to ignore_index; or probabilities,
+            input's shape and dtype (torch promotes mixed dtypes instead).
+        weight: one weight per class, (C), input's dtype; None: all 1.
+        size_average, reduce: torch's deprecated pair (see :func:`mse_loss`).
+        ignore_index: the class index that counts for nothing (negative ones too); with
+            probabilities it must be negative, as in torch.
+        reduction: "none" (input's shape without the class dimension), "mean" or "sum" (0-d).
+        label_smoothing: eps in [0, 1]; outside it raises (torch reads a negative or NaN eps
+            as 0 and raises only above 1).
+
+    Returns:
+        The loss, of input's kind and dtype. Of class indices (the library's CrossEntropyLoss
+        on the positions as rows (M, C): an input with dimensions after C is copied into them),
+        each value, sum and mean is the exact one rounded once. Of probabilities (the library
+        has no such op), the library's float32 log-probabilities (of the exactly widened logits
+        for float16 and bfloat16), each the exact one rounded once, are weighted and summed in
+        float64 and the sum is rounded once to input's dtype: not always the exact value
+        rounded once, but within about an ulp of it for non-negative weights (and nearly always
+        it in float16 and bfloat16).
+
+        With torch tensors that require grad it is differentiable with respect to input, and
+        target where it holds probabilities (``-(1 - eps) w[c] lp[c]``, in float64 from the
+        same float32 log-probabilities, rounded once), twice as torch's is (the second
+        derivatives are torch's own float64 formulas; a third derivative raises). The input
+        gradient of class indices is the library's CrossEntropyLossGrad in float32: the exact
+        gradient for the forward's float32 log-probabilities, rounded once (to float32; for
+        float16 and bfloat16 inputs then rounded again to theirs). It is not exact with
+        respect to the logits: ``exp(lp)`` of a log-probability rounded to float32 is off by up
+        to ``|lp| 2^-24`` relatively. Of probabilities: ``(sum_c w[c] q[c]) exp(lp) - w q``
+        per position, in float64 from those log-probabilities, rounded once. A weight that
+        requires grad raises Error (as torch's for class indices; torch differentiates it for
+        probabilities).
+
+    Raises:
+        TargetError: a class index outside [0, C) that is not ignore_index (an IndexError, as
+            torch's).
+        ShapeError: an input of rank 0, a target of another shape, a weight not of shape (C)
+            (a ValueError).
+        DtypeError: a dtype other than float32/float16/bfloat16, a weight or probabilities of
+            another dtype than input's, class indices not int64/int32 (a TypeError).
+        ArgumentError: an unknown reduction, label_smoothing outside [0, 1], ignore_index >= 0
+            with probabilities (a ValueError).
+
+    Example::
+
+        >>> x = np.float32([[0.0, 0.0], [2.0, 0.0]])
+        >>> float(openaclnn.cross_entropy(x, np.int64([1, 0]), reduction="sum"))
+        0.8200752139091492
+    """
+    input, target, weight = _natives(input, target, weight)
+    code = _legacy_reduction(size_average, reduce, reduction)
+    params = _cross_entropy_params(input, target, weight, code, ignore_index, label_smoothing)
+    if _needs_autograd(input, target, weight):
+        from ._torch import cross_entropy_with_autograd
+        return cross_entropy_with_autograd(input, target, weight, params)
+    return _cross_entropy(input, target, weight, params)[0]
+
+
+class _CrossEntropyParams(NamedTuple):
+    """cross_entropy's arguments past its operands (checked); `probabilities`: whether target
+    holds probabilities (input's shape, as torch tells them apart) or class indices."""
+    code: int
+    ignore_index: int
+    label_smoothing: float
+    probabilities: bool
+
+
+def _cross_entropy_params(input, target, weight, code, ignore_index, label_smoothing):
+    """The checked _CrossEntropyParams, with torch's exception kinds and messages where the
+    library's would not be (the probabilities' checks, which no op of it makes)."""
+    if not 0 <= label_smoothing <= 1:
+        raise ArgumentError(_PARAM_INVALID, "label_smoothing must be between 0.0 and 1.0. Got: "
+                            f"{label_smoothing}")
+    classes = input.shape[_class_dimension(input.shape)]
+    if weight is not None and tuple(weight.shape) != (classes,):
+        raise ShapeError(_PARAM_INVALID, f"weight tensor should be defined either for all "
+                         f"{classes} classes or no classes but got weight tensor of shape: "
+                         f"{list(weight.shape)}")
+    if weight is not None:
+        _check_dtype_is_inputs("weight", weight, input)
+    probabilities = tuple(input.shape) == tuple(target.shape)
+    if not probabilities:
+        _check_class_target(input, target)
+        return _CrossEntropyParams(code, int(ignore_index), float(label_smoothing), False)
+    if _dtype_name(target) not in _FLOATS:
+        raise DtypeError(_PARAM_INVALID, "Expected floating point type for target with class "
+                         f"probabilities, got {_dtype_name(target)}")
+    _check_dtype_is_inputs("target", target, input)
+    if ignore_index >= 0:
+        raise ArgumentError(_PARAM_INVALID, "ignore_index is not supported for floating point "
+                            "target")
+    return _CrossEntropyParams(code, int(ignore_index), float(label_smoothing), True)
+
+
+def _check_dtype_is_inputs(name, operand, input):
+    if _dtype_name(operand) != _dtype_name(input):
+        raise DtypeError(_PARAM_INVALID, f"{name} dtype {_dtype_name(operand)} must be input's, "
+                         f"{_dtype_name(input)}")
+
+
+def _cross_entropy(input, target, weight, params, keep_log_prob=False):
+    """The loss into a new result of input's kind and dtype, and the float32 log-probabilities
+    of input's rows (M, C) where computed (always for probabilities; with keep_log_prob for
+    class indices, for the gradient), else None."""
+    rows, weight = _rows(input), _widened(weight)
+    shape = _positions(input.shape) if params.code == 0 else ()
+    if params.probabilities:
+        log_prob = _log_probabilities(_widened(rows))
+        loss = _soft_target_loss(log_prob, _rows(target), weight, params)
+        return _rounded(loss.reshape(shape), input), log_prob
+    loss = _result(input, input, (rows.shape[0],) if params.code == 0 else ())
+    log_prob = _result(input, input, rows.shape)
+    _run_cross_entropy(rows, target.reshape(-1), weight, params, loss, log_prob)
+    if not keep_log_prob:
+        log_prob = None
+    elif _dtype_name(input) != "float32":  # float16's would put |lp| 2^-11 into exp(lp)
+        log_prob = _log_probabilities(_widened(rows))
+    return loss.reshape(shape), log_prob
+
+
+def _run_cross_entropy(rows, target, weight, params, loss, log_prob):
+    """aclnnCrossEntropyLoss on rows (M, C) and targets (M) into loss and log_prob; its zloss
+    outputs, required but never written, are empty."""
+    unused = _result(rows, rows, (0,))
+    _binding.run("aclnnCrossEntropyLoss", (rows, target, weight, loss, log_prob, unused, unused),
+                 params.code, (float(params.ignore_index), params.label_smoothing, 0.0, 0.0))
+
+
+def _log_probabilities(rows):
+    """The log-probabilities of rows (M, C), by the library: every row's target is the
+    ignoreIndex, so no loss is computed, only them."""
+    target = _empty(rows, (rows.shape[0],), "int64")
+    target[...] = -1
+    log_prob = _result(rows, rows, rows.shape)
+    _run_cross_entropy(rows, target, None, _CrossEntropyParams(0, -1, 0.0, False),
+                       _result(rows, rows, (rows.shape[0],)), log_prob)
+    return log_prob
+
+
+def _soft_target_loss(log_prob, target, weight, params):
+    """-sum_c w q lp per row (M) in float64 NumPy, or its sum or mean (0-d), of the float32
+    log-probabilities and probability targets (M, C)."""
+    weighted = _smoothed_targets(target, weight, params)
+    with np.errstate(invalid="ignore"):  # 0 * -inf is NaN, as torch gives it
+        loss = -(weighted * _float64(log_prob)).sum(axis=1)
+    if params.code == 0:
+        return loss
+    total = loss.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):  # no positions: NaN, as torch
+        return total / np.float64(loss.shape[0]) if params.code == 1 else total
+
+
+def _smoothed_targets(target, weight, params):
+    """w q (M, C) in float64 NumPy: q the label-smoothed probabilities, w (C) or all 1."""
+    eps = params.label_smoothing
+    smoothed = _float64(target) * (1 - eps) + eps / target.shape[1]
+    return smoothed if weight is None else smoothed * _float64(weight)
+
+
+def _rows(a):
+    """A class-axis operand (input, or probability targets) as rows (M, C): the class dimension
+    last, the positions flattened in order (a view where the layout allows, else a copy)."""
+    if a.ndim <= 2:
+        return a.reshape(1, a.shape[0]) if a.ndim == 1 else a
+    order = (0, *range(2, a.ndim), 1)
+    return _permuted(a, order).reshape(math.prod(_positions(a.shape)), a.shape[1])
+
+
+def _unrows(rows, shape):
+    """Rows (M, C) back in a class-axis shape, as a view: _rows' inverse."""
+    shape = tuple(shape)
+    if len(shape) <= 2:
+        return rows.reshape(shape)
+    moved = rows.reshape(shape[:1] + shape[2:] + shape[1:2])
+    return _permuted(moved, (0, len(shape) - 1, *range(1, len(shape) - 1)))
+
+
+def _permuted(a, order):
+    return a.transpose(order) if isinstance(a, np.ndarray) else a.permute(order)
+
+
+def _widened(a):
+    """a float16 or bfloat16 operand in float32 (exactly), others as they are (the C API's
+    weight is float32, and float32 log-probabilities lose less)."""
+    if a is None or _dtype_name(a) not in ("float16", "bfloat16"):
+        return a
+    return a.astype(np.float32) if isinstance(a, np.ndarray) else a.float()
+
+
+def _float64(a):
+    """A torch CPU tensor or NumPy value as a float64 NumPy array."""
+    tensor = _torch_tensor_type()
+    if tensor is not None and isinstance(a, tensor):
+        return a.detach().double().numpy()
+    return np.asarray(a, dtype=np.float64)
+
+
+# Per dtype: bits of precision (the hidden one included), the smallest normal exponent and the
+# largest finite value.
+_FORMATS = {"float32": (24, -126, float(np.finfo(np.float32).max)),
+            "float16": (11, -14, 65504.0),
+            "bfloat16": (8, -126, float.fromhex("0x1.fep127"))}
+
+
+def _rounded(values, like):
+    """float64 values (NumPy or torch) rounded once, to nearest even, into a new result of
+    like's kind and dtype (torch's own casts of float64 to float16 and bfloat16 round twice,
+    through float32)."""
+    values = _float64(values)
+    precision, emin, largest = _FORMATS[_dtype_name(like)]
+    _, exponent = np.frexp(values)  # values = m 2^exponent, 0.5 <= |m| < 1
+    quantum = np.ldexp(1.0, np.maximum(exponent - precision, emin - precision + 1))
+    with np.errstate(invalid="ignore"):  # infinities and NaN pass through
+        rounded = np.rint(values / quantum) * quantum  # exact scalings; rint ties to even
+        rounded = np.where(np.abs(rounded) > largest, np.copysign(np.inf, values), rounded)
+    if isinstance(like, np.ndarray):
+        return rounded.astype(like.dtype)
+    return sys.modules["torch"].from_numpy(rounded).to(like.dtype)  # exact: on like's grid
 
 
 for _function in (mse_loss, l1_loss, smooth_l1_loss):

@@ -125,6 +125,16 @@ def nll_loss(
     reduce: Optional[bool] = ...,
     reduction: Reduction = ...,
 ) -> _Result: ...
+def cross_entropy(
+    input: _Operand,
+    target: _Operand,
+    weight: Optional[_Operand] = ...,
+    size_average: Optional[bool] = ...,
+    ignore_index: int = ...,
+    reduce: Optional[bool] = ...,
+    reduction: Reduction = ...,
+    label_smoothing: float = ...,
+) -> _Result: ...
 
 class MSELoss:  # a torch.nn.Module (torch is imported on first use)
     reduction: Reduction
@@ -185,6 +195,23 @@ class NLLLoss:  # a torch.nn.Module
         ignore_index: int = ...,
         reduce: Optional[bool] = ...,
         reduction: Reduction = ...,
+    ) -> None: ...
+    def forward(self, input: Any, target: Any) -> Any: ...
+    def __call__(self, input: Any, target: Any) -> Any: ...
+
+class CrossEntropyLoss:  # a torch.nn.Module
+    weight: Optional[Any]
+    ignore_index: int
+    reduction: Reduction
+    label_smoothing: float
+    def __init__(
+        self,
+        weight: Optional[Any] = ...,
+        size_average: Optional[bool] = ...,
+        ignore_index: int = ...,
+        reduce: Optional[bool] = ...,
+        reduction: Reduction = ...,
+        label_smoothing: float = ...,
     ) -> None: ...
     def forward(self, input: Any, target: Any) -> Any: ...
     def __call__(self, input: Any, target: Any) -> Any: ...

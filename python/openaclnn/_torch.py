@@ -8,6 +8,7 @@ from . import _binding
 from . import _gradient_of_code, _natives, _probabilities_gradient, _reduction_code, _result
 from . import (_KL_REDUCTIONS, _REDUCTIONS, _elementwise_loss, _legacy_reduction, _nll_loss,
                _nll_loss_backward, _promoted)
+from . import _class_dimension, _cross_entropy, _rounded, _rows, _unrows, _widened
 from ._error import Error
 
 
@@ -339,23 +340,25 @@ class _Elementwise(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         operands = ctx.saved_tensors
-        gradients = []
-        for which, need in ((_INPUT, ctx.needs_input_grad[2]), (_TARGET,
-                                                                 ctx.needs_input_grad[3])):
-            gradient = _elementwise_gradient(ctx.loss, which) if need else None
-            if gradient is None:
-                gradients.append(None)
-            elif torch.is_grad_enabled():  # create_graph=True
-                gradients.append(_Gradient.apply(gradient, ctx.params, grad_output, *operands))
-            else:
-                gradients.append(gradient.library(ctx.params, grad_output, *operands))
+        gradients = (_applied(_elementwise_gradient(ctx.loss, which) if need else None,
+                              ctx.params, grad_output, operands)
+                     for which, need in ((_INPUT, ctx.needs_input_grad[2]),
+                                         (_TARGET, ctx.needs_input_grad[3])))
         return (None, None, *gradients)
 
 
+def _applied(gradient, params, grad_output, operands):
+    """A _LibraryGradient's value (None for None): the library's, differentiable through
+    _Gradient under create_graph=True."""
+    if gradient is None:
+        return None
+    if torch.is_grad_enabled():
+        return _Gradient.apply(gradient, params, grad_output, *operands)
+    return gradient.library(params, grad_output, *operands)
+
+
 def elementwise_with_autograd(loss, input, target, code, attributes):
-    if not isinstance(target, torch.Tensor):
-        target = torch.as_tensor(target)  # a NumPy target: a view of its memory
-    return _Elementwise.apply(loss, (code, attributes), input, target)
+    return _Elementwise.apply(loss, (code, attributes), input, _tensor(target))
 
 
 _ELEMENTWISE_GRADIENTS = {}
@@ -635,15 +638,21 @@ class _NllGradient(torch.autograd.Function):
 
 
 def nll_loss_with_autograd(input, target, weight, ignore_index, code):
-    if weight is not None and weight.requires_grad:
-        raise Error(161002, "the derivative for 'weight' is not implemented (as torch's "
-                    "nll_loss): weight cannot have requires_grad True")
-    if not isinstance(target, torch.Tensor):
-        target = torch.as_tensor(target)
+    _refuse_weight_gradient(weight, "nll_loss")
     if weight is None:
-        classes = input.shape[0 if input.dim() == 1 else 1]
-        weight = input.detach().new_ones(classes)
-    return _NllLoss.apply(input, target, weight, ignore_index, code)
+        weight = input.detach().new_ones(input.shape[_class_dimension(input.shape)])
+    return _NllLoss.apply(input, _tensor(target), _tensor(weight), ignore_index, code)
+
+
+def _refuse_weight_gradient(weight, name):
+    if getattr(weight, "requires_grad", False):
+        raise Error(161002, f"the derivative for 'weight' is not implemented (as torch's "
+                    f"{name}): weight cannot have requires_grad True")
+
+
+def _tensor(a):
+    """a torch tensor, a NumPy array as one (a view of its memory)."""
+    return a if isinstance(a, torch.Tensor) else torch.as_tensor(a)
 
 
 class NLLLoss(_Loss):
@@ -672,3 +681,131 @@ class NLLLoss(_Loss):
         from . import nll_loss
         return nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
                         reduction=self.reduction)
+
+
+# ---------------------------------------------------------------------------------------------
+# The cross entropy: one autograd function for class indices and probabilities.
+
+class _CrossEntropy(torch.autograd.Function):
+    """The cross entropy, differentiable for input and (probabilities) target. The forward
+    keeps the float32 log-probabilities of input's rows, from which every gradient is computed
+    (_cross_entropy_input_gradient, _cross_entropy_target_gradient); under create_graph=True
+    they pass through _Gradient, whose own derivatives are torch's float64 ones."""
+
+    @staticmethod
+    def forward(ctx, params, input, target, weight):
+        loss, log_prob = _cross_entropy(input, target, weight, params, keep_log_prob=True)
+        ctx.save_for_backward(input, target, weight, log_prob)
+        ctx.params = params
+        return loss
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        operands = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (None,
+                _applied(_CROSS_ENTROPY_INPUT if needs[1] else None, ctx.params, grad_output,
+                         operands),
+                _applied(_CROSS_ENTROPY_TARGET if needs[2] else None, ctx.params, grad_output,
+                         operands),
+                None)
+
+
+def _cross_entropy_input_gradient(params, grad_output, input, target, weight, log_prob):
+    """d loss / d input times grad_output, in input's shape and dtype: the library's
+    CrossEntropyLossGrad in float32 for class indices; in float64 for probabilities, (sum_c
+    w q) exp(lp) - w q per row, rounded once."""
+    if params.probabilities:
+        weighted, scale = _soft_target_factors(params, grad_output, target, weight, log_prob)
+        gradient = (weighted.sum(1, keepdim=True) * log_prob.double().exp() - weighted) * scale
+        return _rounded(_unrows(gradient, input.shape), input)
+    g = grad_output.float().contiguous()
+    out = torch.empty_like(log_prob)
+    _binding.run("aclnnCrossEntropyLossGrad",
+                 (g.reshape(-1) if params.code == 0 else g, log_prob, target.reshape(-1),
+                  _widened(weight), None, None, out),
+                 params.code, (float(params.ignore_index), params.label_smoothing, 0.0))
+    return _unrows(out, input.shape).to(input.dtype)
+
+
+def _cross_entropy_target_gradient(params, grad_output, input, target, weight, log_prob):
+    """d loss / d target times grad_output: -(1 - eps) w lp, in float64, rounded once."""
+    _, scale = _soft_target_factors(params, grad_output, target, weight, log_prob)
+    w = 1 if weight is None else weight.double()
+    gradient = -(1 - params.label_smoothing) * w * log_prob.double() * scale
+    return _rounded(_unrows(gradient, target.shape), target)
+
+
+def _soft_target_factors(params, grad_output, target, weight, log_prob):
+    """(w q, grad_output / divisor) of probability targets as float64 rows: q the smoothed
+    targets (M, C); grad_output per row (M, 1), or one value, divided by M for a mean."""
+    eps = params.label_smoothing
+    weighted = _rows(target).double() * (1 - eps) + eps / log_prob.shape[1]
+    if weight is not None:
+        weighted = weighted * weight.double()
+    scale = grad_output.double()
+    if params.code == 0:
+        scale = scale.reshape(-1, 1)
+    elif params.code == 1:
+        scale = scale / log_prob.shape[0]
+    return weighted, scale
+
+
+def _cross_entropy_expression(which, params, grad_output, input, target, weight, log_prob):
+    """d loss / d input (or target) times grad_output as torch's float64 autograd of
+    F.cross_entropy gives it, differentiable (for the second derivatives)."""
+    x = input.double()
+    t = target.double() if params.probabilities else target
+    wrt = x if which == _INPUT else t
+    if not wrt.requires_grad:
+        wrt.requires_grad_()  # a new float64 copy: the gradient needs a graph through it
+    loss = torch.nn.functional.cross_entropy(
+        x, t, None if weight is None else weight.double(), ignore_index=params.ignore_index,
+        reduction=("none", "mean", "sum")[params.code], label_smoothing=params.label_smoothing)
+    return torch.autograd.grad(loss, wrt, grad_output.double(), create_graph=True)[0]
+
+
+_CROSS_ENTROPY_INPUT = _LibraryGradient(
+    _cross_entropy_input_gradient,
+    lambda *operands: _cross_entropy_expression(_INPUT, *operands))
+_CROSS_ENTROPY_TARGET = _LibraryGradient(
+    _cross_entropy_target_gradient,
+    lambda *operands: _cross_entropy_expression(_TARGET, *operands))
+
+
+def cross_entropy_with_autograd(input, target, weight, params):
+    _refuse_weight_gradient(weight, "cross_entropy of class indices")
+    return _CrossEntropy.apply(params, input, _tensor(target),
+                               None if weight is None else _tensor(weight))
+
+
+class CrossEntropyLoss(_Loss):
+    """torch.nn.CrossEntropyLoss computed by OpenACLNN: calling it is
+    :func:`openaclnn.cross_entropy`.
+
+    Args:
+        weight: one weight per class (C), or None (all 1); a buffer (it follows the module's
+            .to() and state_dict), as in torch.
+        size_average, reduce: torch's deprecated pair.
+        ignore_index: the class index that counts for nothing.
+        reduction: "none", "mean" (default) or "sum".
+        label_smoothing: eps in [0, 1].
+
+    Example::
+
+        >>> x = torch.zeros(1, 2, requires_grad=True)
+        >>> openaclnn.CrossEntropyLoss()(x, torch.tensor([1])).backward()
+        >>> x.grad
+        tensor([[ 0.5000, -0.5000]])
+    """
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+
+    def forward(self, input, target):
+        from . import cross_entropy
+        return cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                             reduction=self.reduction, label_smoothing=self.label_smoothing)
