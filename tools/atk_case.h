@@ -42,11 +42,12 @@ struct AtkTensor {
 
 struct AtkCase {
   int64_t id = 0;
-  // The library's op the case's "aclnn_name" names (one with a single output, which the golden
-  // judges).
+  // The library's op the case's "aclnn_name" names.
   const openaclnnOpDescriptor* op = nullptr;
-  std::vector<AtkTensor> inputs;  // in the file's order (the order the values are drawn in)
-  int64_t reduction = 0;          // 0 none, 1 mean, 2 sum, 3 batchmean; a range is drawn once
+  // In the file's order (the order the values are drawn in), without the inputs the op never
+  // reads (Unused): those are passed as NULL.
+  std::vector<AtkTensor> inputs;
+  int64_t reduction = 0;  // 0 none, 1 mean, 2 sum, 3 batchmean; a range is drawn once
   // One value per attribute of the op, in its API order: the case's, else the op's default (a
   // float attribute narrowed to float, a bool one 0 or 1, as the C API takes them).
   std::vector<double> attributes;
@@ -67,6 +68,11 @@ struct AtkCase {
 // run. An integer target of a class-axis op draws only the valid values of its range_values:
 // class indices in [0, C) and the op's ignoreIndex.
 std::vector<AtkCase> LoadAtkFile(const std::string& path, uint64_t seed);
+
+// Whether the op never reads (an input) or writes (an output) its operand of this role: CANN's
+// zloss operands (openaclnn/op_table.h). Such an input is passed as NULL, as CANN's executor
+// passes it; such an output is allocated but never compared, its contents unspecified.
+bool Unused(openaclnnOperandRole role);
 
 // The broadcast shape of `shapes` (numpy's rules), or false when they do not broadcast.
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out);

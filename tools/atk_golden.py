@@ -16,7 +16,8 @@ stable forms (PyTorch's overflow to inf and NaN), KL divergence's target gradien
 a mean's divisor is numel(broadcast(self, target)) and batchmean's self.size(0) (1 for a 0-D
 self) in every op, the forward's, which equals CANN's in every ATK case.
 
-It compares the library's output with ATK's "high_precision" single-benchmark standard:
+It compares each output the case judges (the manifest's "outputs"; a golden with several returns
+them by role) with ATK's "high_precision" single-benchmark standard:
     rel = |actual - golden| / (|golden| + 1e-7);  MERE = mean(rel) < T,  MARE = max(rel) < 10 T
 with T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) for the output dtype; an int64 result (the L1
 loss of integers, which wraps as PyTorch's does) must equal the golden. Equal values (infinities
@@ -365,10 +366,16 @@ for api, family in [("aclnnMseLoss", "mse_loss"), ("aclnnMseLossOut", "mse_loss"
     OPS[api] = Elementwise(FORMULAS[family])
 
 
+def by_role(result):
+    """A golden's or PyTorch's results by output role: an op with one output returns it alone."""
+    return result if isinstance(result, dict) else {"out": result}
+
+
 def evaluate_in_dtype(op, case, tensors, dtypes):
-    """PyTorch in the inputs' own dtypes; where this build lacks the kernel (fp16 on CPU in
-    1.13, some mixed-dtype combinations) in the promoted dtype, then in fp32. (None, "none")
-    where it evaluates the case in no dtype (e.g. a gradOutput larger than the loss)."""
+    """PyTorch's results by role in the inputs' own dtypes; where this build lacks the kernel
+    (fp16 on CPU in 1.13, some mixed-dtype combinations) in the promoted dtype, then in fp32.
+    ({}, "none") where it evaluates the case in no dtype (e.g. a gradOutput larger than the
+    loss)."""
     attempts = [dtypes]
     promoted = functools.reduce(torch.promote_types, dtypes.values())
     attempts.append({name: promoted for name in dtypes})
@@ -376,11 +383,11 @@ def evaluate_in_dtype(op, case, tensors, dtypes):
     for attempt in attempts:
         try:
             cast = {name: t.to(attempt[name]) for name, t in tensors.items()}
-            result = op.in_torch(case, cast)
-            return result, str(result.dtype).replace("torch.", "")
+            results = by_role(op.in_torch(case, cast))
+            return results, str(results["out"].dtype).replace("torch.", "")
         except RuntimeError:
             continue
-    return None, "none"
+    return {}, "none"
 
 
 def metrics(actual, golden):
@@ -398,21 +405,27 @@ def metrics(actual, golden):
 
 
 def compare_case(case, blob):
+    """One result per output the case judges."""
     specs = {spec["role"]: spec for spec in case["tensors"]}
-    out_spec = specs.pop("out")
     tensors = {role: load_tensor(blob, spec) for role, spec in specs.items()}
-    actual = load_tensor(blob, out_spec)
     if case["api"] not in OPS:
         raise SystemExit("atk_golden.py: no golden for %s" % case["api"])
     op = OPS[case["api"]]
-    golden = op.golden(case, tensors, out_spec["shape"])
+    # The op's result (role "out") comes first: its shape is the one a gradient is summed to.
+    goldens = by_role(op.golden(case, tensors, case["outputs"][0]["shape"]))
     in_dtype, torch_dtype = evaluate_in_dtype(
         op, case, tensors, {role: TORCH_DTYPE[spec["dtype"]] for role, spec in specs.items()})
+    return [judge(case, spec, load_tensor(blob, spec), goldens[spec["role"]],
+                  in_dtype.get(spec["role"]), torch_dtype, specs.get("self", spec))
+            for spec in case["outputs"]]
+
+
+def judge(case, out_spec, actual, golden, in_dtype, torch_dtype, self_spec):
+    """The output's metrics against its golden, rounded to its dtype, and PyTorch's."""
     threshold = THRESHOLD[out_spec["dtype"]]
-    self_spec = specs.get("self", out_spec)
-    result = {"id": case["id"], "dtype": out_spec["dtype"], "reduction": case["reduction"],
-              "shape": self_spec["shape"], "threshold": threshold, "torch_dtype": torch_dtype,
-              "note": ""}
+    result = {"id": case["id"], "output": out_spec["name"], "dtype": out_spec["dtype"],
+              "reduction": case["reduction"], "shape": self_spec["shape"],
+              "threshold": threshold, "torch_dtype": torch_dtype, "note": ""}
     if tuple(actual.shape) != tuple(golden.shape):
         result.update(mere=float("inf"), mare=float("inf"), passed=False,
                       note="output shape %s, golden shape %s" % (list(actual.shape),
@@ -465,9 +478,10 @@ def main():
     for case in manifest["cases"]:
         if case["error"] is None and case.get("skipped") is None:
             # Threads only add start-up cost to the many tiny cases; the large ones use them all.
-            elements = max(int(np.prod(spec["shape"])) for spec in case["tensors"])
+            elements = max(int(np.prod(spec["shape"]))
+                           for spec in case["tensors"] + case["outputs"])
             torch.set_num_threads((os.cpu_count() or 1) if elements >= LARGE_CASE else 1)
-            results.append(compare_case(case, blob))
+            results.extend(compare_case(case, blob))
     with open(directory + "/results.json", "w") as f:
         json.dump(strict_json({"torch": torch.__version__, "cases": results}), f, allow_nan=False)
 
