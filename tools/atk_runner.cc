@@ -83,6 +83,11 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
     }
     return tensor;
   }
+  if (values.kind == AtkValues::Kind::kNormal) {
+    std::normal_distribution<double> normal(values.mean, values.stddev);
+    for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, normal(engine), &tensor.bytes[i * size]);
+    return tensor;
+  }
   // Nothing to draw (CANN's backward cases are mostly zeros).
   if (values.low == values.high && values.extra.empty()) {
     for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, values.low, &tensor.bytes[i * size]);

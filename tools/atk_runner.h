@@ -46,7 +46,8 @@ class AclSession {
 };
 
 // The case's inputs: each element uniform in the tensor's [low, high] (for an integer dtype an
-// integer in it or one of its extra values), or one of its special values, from a
+// integer in it or one of its extra values), normal of its mean and standard deviation, or one
+// of its special values, from a
 // std::mt19937_64 seeded with (seed, case id), then rounded to the tensor's dtype.
 std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed);
 
