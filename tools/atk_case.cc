@@ -32,18 +32,10 @@ AtkDtype ParseDtype(const std::string& name) {
 // keeps them exact through the draws' doubles.
 double IntegerBound(AtkDtype dtype) { return dtype == AtkDtype::kInt32 ? 0x1p31 - 1 : 0x1p62; }
 
-size_t OutputCount(const openaclnnOpDescriptor& op) {
-  size_t outputs = 0;
-  for (size_t i = 0; i < op.operandCount; ++i) outputs += op.operands[i].output != 0;
-  return outputs;
-}
-
 // ATK names an operator without its "aclnn" prefix.
 const openaclnnOpDescriptor* ParseOp(const std::string& aclnn_name) {
   const openaclnnOpDescriptor* op = openaclnnFindOp(("aclnn" + aclnn_name).c_str());
-  if (op == nullptr || OutputCount(*op) != 1) {
-    throw std::runtime_error("unsupported operator \"" + aclnn_name + "\"");
-  }
+  if (op == nullptr) throw std::runtime_error("unsupported operator \"" + aclnn_name + "\"");
   return op;
 }
 
@@ -69,6 +61,7 @@ constexpr struct {
 } kRoleAliases[] = {{"self", OPENACLNN_ROLE_SELF},
                     {"input", OPENACLNN_ROLE_SELF},
                     {"target", OPENACLNN_ROLE_TARGET},
+                    {"targets", OPENACLNN_ROLE_TARGET},
                     {"label", OPENACLNN_ROLE_TARGET},
                     {"weight", OPENACLNN_ROLE_WEIGHT},
                     {"posweight", OPENACLNN_ROLE_POS_WEIGHT},
@@ -118,10 +111,58 @@ double SpecialValue(const Json& value) {
                            ", not a number, \"inf\", \"-inf\" or \"nan\"");
 }
 
-// A tensor's "range_values": [low, high] (two numbers) draws uniformly; any other list, a bare
-// number or a bare string gives each element one of its values (CANN's ["inf"], ["-inf",
-// "inf"], 0, "nan").
-AtkValues ParseValues(const Json& range, const AtkTensor& tensor) {
+// An attribute's "range_values": a number or a bool, or [low, high] to draw one from (an
+// integer, inclusive, for an integral attribute: reduction, ignoreIndex).
+double AttributeValue(const Json& value, bool integral, std::mt19937_64& engine,
+                      const std::string& name) {
+  if (value.is_boolean()) return value.get<bool>() ? 1.0 : 0.0;
+  if (value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()) {
+    const double low = value[0].get<double>(), high = value[1].get<double>();
+    if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high)) {
+      throw std::runtime_error("attribute \"" + name + "\" has no range [low, high]");
+    }
+    if (!integral) return std::uniform_real_distribution<double>(low, high)(engine);
+    const double first = std::ceil(low), last = std::floor(high);
+    if (first > last || std::fabs(first) > 0x1p62 || std::fabs(last) > 0x1p62) {
+      throw std::runtime_error("attribute \"" + name + "\" has no integer in its range");
+    }
+    return static_cast<double>(std::uniform_int_distribution<int64_t>(
+        static_cast<int64_t>(first), static_cast<int64_t>(last))(engine));
+  }
+  const double number = NumberOf(value, name.c_str());
+  if (integral && number != std::floor(number)) {
+    throw std::runtime_error("attribute \"" + name + "\" must be an integer");
+  }
+  return number;
+}
+
+// CANN's normal values, {"name": "nd", "mean": [lo, hi], "std": [lo, hi]}: the tensor's mean
+// and standard deviation, each drawn from its range (or given as one number).
+AtkValues NormalValues(const Json& range, const AtkTensor& tensor, std::mt19937_64& engine) {
+  if (StringOf(Member(range, "name"), "range_values' name") != "nd") {
+    throw std::runtime_error("range_values of \"" + tensor.file_name +
+                             "\" name a distribution other than \"nd\" (normal)");
+  }
+  if (IsInteger(tensor.dtype)) {
+    throw std::runtime_error(std::string("normal range_values for ") + DtypeName(tensor.dtype) +
+                             " input \"" + tensor.file_name + "\"");
+  }
+  AtkValues values;
+  values.kind = AtkValues::Kind::kNormal;
+  values.mean = AttributeValue(Member(range, "mean"), false, engine, "mean");
+  values.stddev = AttributeValue(Member(range, "std"), false, engine, "std");
+  if (!std::isfinite(values.mean) || !std::isfinite(values.stddev) || values.stddev < 0) {
+    throw std::runtime_error("range_values of \"" + tensor.file_name +
+                             "\" need a finite mean and standard deviation, this one >= 0");
+  }
+  return values;
+}
+
+// A tensor's "range_values": [low, high] (two numbers) draws uniformly; {"name": "nd", ...}
+// normal values; any other list, a bare number or a bare string gives each element one of its
+// values (CANN's ["inf"], ["-inf", "inf"], 0, "nan").
+AtkValues ParseValues(const Json& range, const AtkTensor& tensor, std::mt19937_64& engine) {
+  if (range.is_object()) return NormalValues(range, tensor, engine);
   AtkValues values;
   const double bound = IntegerBound(tensor.dtype);
   const auto integral = [&](double value) {
@@ -159,7 +200,7 @@ AtkValues ParseValues(const Json& range, const AtkTensor& tensor) {
   return values;
 }
 
-AtkTensor ParseTensor(const Json& input, const openaclnnOpDescriptor& op) {
+AtkTensor ParseTensor(const Json& input, const openaclnnOpDescriptor& op, std::mt19937_64& engine) {
   AtkTensor tensor;
   tensor.file_name = StringOf(Member(input, "name"), "name");
   const openaclnnOperand& operand = OperandNamed(op, tensor.file_name);
@@ -178,33 +219,8 @@ AtkTensor ParseTensor(const Json& input, const openaclnnOpDescriptor& op) {
     throw std::runtime_error("input \"" + tensor.file_name + "\" has more than " +
                              std::to_string(kMaxElements) + " elements");
   }
-  tensor.values = ParseValues(Member(input, "range_values"), tensor);
+  tensor.values = ParseValues(Member(input, "range_values"), tensor, engine);
   return tensor;
-}
-
-// An attribute's "range_values": a number or a bool, or [low, high] to draw one from (an
-// integer, inclusive, for an integral attribute: reduction, ignoreIndex).
-double AttributeValue(const Json& value, bool integral, std::mt19937_64& engine,
-                      const std::string& name) {
-  if (value.is_boolean()) return value.get<bool>() ? 1.0 : 0.0;
-  if (value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()) {
-    const double low = value[0].get<double>(), high = value[1].get<double>();
-    if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high)) {
-      throw std::runtime_error("attribute \"" + name + "\" has no range [low, high]");
-    }
-    if (!integral) return std::uniform_real_distribution<double>(low, high)(engine);
-    const double first = std::ceil(low), last = std::floor(high);
-    if (first > last || std::fabs(first) > 0x1p62 || std::fabs(last) > 0x1p62) {
-      throw std::runtime_error("attribute \"" + name + "\" has no integer in its range");
-    }
-    return static_cast<double>(std::uniform_int_distribution<int64_t>(
-        static_cast<int64_t>(first), static_cast<int64_t>(last))(engine));
-  }
-  const double number = NumberOf(value, name.c_str());
-  if (integral && number != std::floor(number)) {
-    throw std::runtime_error("attribute \"" + name + "\" must be an integer");
-  }
-  return number;
 }
 
 // Sets attribute `name` of the case's op from the file's value.
@@ -229,6 +245,29 @@ void SetAttribute(AtkCase* atk_case, const std::string& name, const Json& value,
     return;
   }
   throw std::runtime_error("attribute \"" + name + "\" is no attribute of " + op.api);
+}
+
+// The reduction CANN names ("none", "mean", "sum", "batchmean").
+int64_t ReductionNamed(const std::string& name) {
+  for (int64_t reduction = 0; reduction <= 3; ++reduction) {
+    if (name == ReductionName(reduction)) return reduction;
+  }
+  throw std::runtime_error("reduction \"" + name +
+                           "\" is none of \"none\", \"mean\", \"sum\" and \"batchmean\"");
+}
+
+// A reduction's "range_values": a name, a list of names to draw one from (CANN's ["mean", "sum",
+// "none"]), or as an integral attribute's, a number or [low, high].
+int64_t ReductionValue(const Json& value, std::mt19937_64& engine) {
+  if (value.is_string()) return ReductionNamed(value.get<std::string>());
+  if (value.is_array() && !value.empty() &&
+      std::all_of(value.begin(), value.end(), [](const Json& item) { return item.is_string(); })) {
+    const size_t pick = std::uniform_int_distribution<size_t>(0, value.size() - 1)(engine);
+    return ReductionNamed(value[pick].get<std::string>());
+  }
+  const double reduction = AttributeValue(value, true, engine, "reduction");
+  if (std::fabs(reduction) > 0x1p62) throw std::runtime_error("reduction is too large");
+  return static_cast<int64_t>(reduction);
 }
 
 // The value of the op's ignoreIndex attribute in the case, if the op has one.
@@ -306,22 +345,22 @@ AtkCase ParseCase(const Json& entry, uint64_t seed) {
     const std::string& type = StringOf(Member(input, "type"), "type");
     const std::string& name = StringOf(Member(input, "name"), "name");
     if (type == "tensor") {
-      atk_case.inputs.push_back(ParseTensor(input, op));
+      atk_case.inputs.push_back(ParseTensor(input, op, engine));
       for (size_t i = 0; i + 1 < atk_case.inputs.size(); ++i) {
         if (atk_case.inputs[i].name == atk_case.inputs.back().name) {
           throw std::runtime_error("two inputs are " + atk_case.inputs[i].name);
         }
       }
     } else if (type == "attr" && name == "reduction") {
-      const double reduction = AttributeValue(Member(input, "range_values"), true, engine, name);
-      if (std::fabs(reduction) > 0x1p62) throw std::runtime_error("reduction is too large");
-      atk_case.reduction = static_cast<int64_t>(reduction);
+      atk_case.reduction = ReductionValue(Member(input, "range_values"), engine);
     } else if (type == "attr") {
       SetAttribute(&atk_case, name, Member(input, "range_values"), engine);
     } else {
       throw std::runtime_error("unsupported input \"" + name + "\" of type \"" + type + "\"");
     }
   }
+  // CANN's files give the zloss inputs shapes and values, but its executor passes NULL.
+  std::erase_if(atk_case.inputs, [](const AtkTensor& input) { return Unused(input.role); });
   if (op.layout == OPENACLNN_LAYOUT_CLASS_AXIS) KeepTargetsValid(&atk_case);
   // A negative case: the API must reject it with a message containing this text.
   if (const auto found = entry.find("expected_error_msg");
@@ -396,6 +435,11 @@ std::string AbsentOp(const std::string& path) {
   } catch (const std::exception&) {
     return "";
   }
+}
+
+bool Unused(openaclnnOperandRole role) {
+  return role == OPENACLNN_ROLE_ZLOSS_OUT || role == OPENACLNN_ROLE_LSE_FOR_ZLOSS_OUT ||
+         role == OPENACLNN_ROLE_GRAD_ZLOSS || role == OPENACLNN_ROLE_LSE_FOR_ZLOSS;
 }
 
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out) {
@@ -496,6 +540,18 @@ const char* RoleName(openaclnnOperandRole role) {
       return "grad_self_out";
     case OPENACLNN_ROLE_TOTAL_WEIGHT:
       return "total_weight";
+    case OPENACLNN_ROLE_TOTAL_WEIGHT_OUT:
+      return "total_weight_out";
+    case OPENACLNN_ROLE_LOG_PROB_OUT:
+      return "log_prob_out";
+    case OPENACLNN_ROLE_ZLOSS_OUT:
+      return "zloss_out";
+    case OPENACLNN_ROLE_LSE_FOR_ZLOSS_OUT:
+      return "lse_for_zloss_out";
+    case OPENACLNN_ROLE_GRAD_ZLOSS:
+      return "grad_zloss";
+    case OPENACLNN_ROLE_LSE_FOR_ZLOSS:
+      return "lse_for_zloss";
     default:
       return "?";
   }

@@ -18,12 +18,14 @@ enum class AtkDtype { kFloat32, kFloat16, kBFloat16, kInt64, kInt32 };
 struct AtkValues {
   enum class Kind {
     kUniform,  // [low, high]: uniform reals, or uniform integers in it for an integer dtype
-    kChoice    // every element one of `choices` (["inf"], ["-inf", "inf"], 0, "nan": CANN's
+    kChoice,   // every element one of `choices` (["inf"], ["-inf", "inf"], 0, "nan": CANN's
                // special-value cases), drawn uniformly where there are several
+    kNormal    // normal reals of `mean` and `stddev` (CANN's {"name": "nd", ...}, see LoadAtkFile)
   };
   Kind kind = Kind::kUniform;
   double low = 0, high = 0;
   std::vector<double> choices;
+  double mean = 0, stddev = 0;
   // kUniform of an integer dtype: values outside [low, high], each drawn as often as one integer
   // in it (a class-axis target's ignoreIndex, see LoadAtkFile).
   std::vector<double> extra;
@@ -42,11 +44,13 @@ struct AtkTensor {
 
 struct AtkCase {
   int64_t id = 0;
-  // The library's op the case's "aclnn_name" names (one with a single output, which the golden
-  // judges).
+  // The library's op the case's "aclnn_name" names.
   const openaclnnOpDescriptor* op = nullptr;
-  std::vector<AtkTensor> inputs;  // in the file's order (the order the values are drawn in)
-  int64_t reduction = 0;          // 0 none, 1 mean, 2 sum, 3 batchmean; a range is drawn once
+  // In the file's order (the order the values are drawn in), without the inputs the op never
+  // reads (Unused): those are passed as NULL.
+  std::vector<AtkTensor> inputs;
+  // 0 none, 1 mean, 2 sum, 3 batchmean (or their names); a range or a list of names is drawn once
+  int64_t reduction = 0;
   // One value per attribute of the op, in its API order: the case's, else the op's default (a
   // float attribute narrowed to float, a bool one 0 or 1, as the C API takes them).
   std::vector<double> attributes;
@@ -63,10 +67,17 @@ struct AtkCase {
 
 // Reads every case of an ATK JSON file; throws std::runtime_error naming the file and case on
 // anything it does not understand, rather than running a case it cannot reproduce. Attributes
-// given as a range are drawn here, from (seed, case id), so a case is the same whichever others
-// run. An integer target of a class-axis op draws only the valid values of its range_values:
-// class indices in [0, C) and the op's ignoreIndex.
+// given as a range or a list of choices are drawn here, from (seed, case id), so a case is the
+// same whichever others run; so are the mean and standard deviation of a tensor whose values are
+// normal (range_values {"name": "nd", "mean": [lo, hi], "std": [lo, hi]}: each drawn uniformly
+// from its range, once per tensor). An integer target of a class-axis op draws only the valid
+// values of its range_values: class indices in [0, C) and the op's ignoreIndex.
 std::vector<AtkCase> LoadAtkFile(const std::string& path, uint64_t seed);
+
+// Whether the op never reads (an input) or writes (an output) its operand of this role: CANN's
+// zloss operands (openaclnn/op_table.h). Such an input is passed as NULL, as CANN's executor
+// passes it; such an output is allocated but never compared, its contents unspecified.
+bool Unused(openaclnnOperandRole role);
 
 // The broadcast shape of `shapes` (numpy's rules), or false when they do not broadcast.
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out);

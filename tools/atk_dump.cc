@@ -59,7 +59,7 @@ const char* ReducedName(int reduced) {
   }
 }
 
-// The op's output operand (the runner's cases have one).
+// The op's first output operand, its result (role OUT).
 const openaclnnOperand* OutputOperand(const openaclnnOpDescriptor& op) {
   for (size_t i = 0; i < op.operandCount; ++i) {
     if (op.operands[i].output) return &op.operands[i];
@@ -105,15 +105,19 @@ void DumpWriter::Add(CaseRun* run) {
             << ", \"skipped\": " << (run->skipped.empty() ? "null" : Quote(run->skipped))
             << ", \"tensors\": [";
   first_ = false;
-  if (run->error.empty() && run->skipped.empty()) {
-    for (HostTensor& input : run->inputs) {
-      DumpTensor(&input, data_, manifest_);
-      manifest_ << ", ";
-    }
-    DumpTensor(&run->out, data_, manifest_);
-  }
+  const bool ran = run->error.empty() && run->skipped.empty();
+  DumpTensors(ran ? &run->inputs : nullptr);
+  manifest_ << "], \"outputs\": [";
+  DumpTensors(ran ? &run->outputs : nullptr);
   manifest_ << "]}";
   if (!data_.good()) throw std::runtime_error("cannot write " + dir_ + "/data.bin");
+}
+
+void DumpWriter::DumpTensors(std::vector<HostTensor>* tensors) {
+  for (size_t i = 0; tensors != nullptr && i < tensors->size(); ++i) {
+    if (i > 0) manifest_ << ", ";
+    DumpTensor(&(*tensors)[i], data_, manifest_);
+  }
 }
 
 void DumpWriter::Finish() {

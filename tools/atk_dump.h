@@ -1,10 +1,12 @@
 // The hand-off to the golden script: DIR/data.bin holds every tensor's bytes back to back and
-// DIR/manifest.json says, per case, where each input and the output lie and how to read them.
+// DIR/manifest.json says, per case, where each input ("tensors") and each judged output
+// ("outputs") lie and how to read them.
 #pragma once
 
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "atk_runner.h"
 
@@ -26,6 +28,9 @@ class DumpWriter {
   void Finish();
 
  private:
+  // Appends the tensors (none for nullptr) to data.bin and the manifest's current list.
+  void DumpTensors(std::vector<HostTensor>* tensors);
+
   std::string dir_;
   std::ofstream data_;
   std::ostringstream manifest_;

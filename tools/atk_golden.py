@@ -7,29 +7,32 @@ library's contract (docs/contract/) defines it, one entry of OPS per API: for th
 entropies PyTorch's own float64 functions (or their autograd gradients); for the element-wise
 losses the pointwise formula of their family, then the reduction or a gradient's divisor and the
 gradient summed back to its operand's shape, all generic (`elementwise`); for the NLL gradients
-(class-axis: along self's class dimension) -g w[t] at each counted position's target class.
-Where the contract
-departs from CANN's kernels and from PyTorch, the golden follows the contract, and FORMULAS says
-where: sign(NaN) = NaN in the L1 and smooth L1 gradients (both give 0), the smooth L1 gradient at
-beta = 0 and d = 0 is 0 (PyTorch: -g; CANN: NaN), the soft margin loss and gradient in their
-stable forms (PyTorch's overflow to inf and NaN), KL divergence's target gradient NaN at t = 0;
-a mean's divisor is numel(broadcast(self, target)) and batchmean's self.size(0) (1 for a 0-D
-self) in every op, the forward's, which equals CANN's in every ATK case.
+(class-axis: along self's class dimension) -g w[t] at each counted position's target class; for
+the cross entropy its log-probabilities and loss, and its gradient from given log-probabilities,
+written with log1p and expm1 where float64 would lose digits. Where the contract departs from
+CANN's kernels and from PyTorch, the golden follows the contract, and FORMULAS says where:
+sign(NaN) = NaN in the L1 and smooth L1 gradients (both give 0), the smooth L1 gradient at
+beta = 0 and d = 0 is 0 (PyTorch: -g; CANN: NaN), the soft margin loss and gradient in their stable
+forms (PyTorch's overflow to inf and NaN), KL divergence's target gradient NaN at t = 0; a
+mean's divisor is numel(broadcast(self, target)) and batchmean's self.size(0) (1 for a 0-D self)
+in every op, the forward's, which equals CANN's in every ATK case.
 
-It compares the library's output with ATK's "high_precision" single-benchmark standard:
+It compares each output the case judges (the manifest's "outputs"; a golden with several returns
+them by role) with ATK's "high_precision" single-benchmark standard:
     rel = |actual - golden| / (|golden| + 1e-7);  MERE = mean(rel) < T,  MARE = max(rel) < 10 T
-with T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) for the output dtype; an int64 result (the L1
-loss of integers, which wraps as PyTorch's does) must equal the golden. Equal values (infinities
-of one sign, or NaN against NaN) count as rel = 0. For information it also evaluates PyTorch's
-own function in the case's own dtypes (fp32 where this PyTorch lacks a CPU kernel) and reports
-the library against it, and it against float64, and the library against the unrounded float64
-golden. Cases are read from data.bin one at a time, so the memory it needs is that of the
-largest case. Writes DIR/results.json.
+with T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) for the output dtype, the golden rounded once
+to that dtype (`round_to`); an int64 result (the L1 loss of integers, which wraps as PyTorch's
+does) must equal the golden. Equal values (infinities of one sign, or NaN against NaN) count as
+rel = 0. For information it also evaluates PyTorch's own function in the case's own dtypes (fp32
+where this PyTorch lacks a CPU kernel) and reports the library against it, and it against
+float64, and the library against the unrounded float64 golden. Cases are read from data.bin one
+at a time, so the memory it needs is that of the largest case. Writes DIR/results.json.
 
 Usage: atk_golden.py DIR
 """
 import functools
 import json
+import math
 import os
 import sys
 import warnings
@@ -340,6 +343,120 @@ def nll_grad_self_in_torch(case, tensors, out_shape=None):
                     int(case["attributes"]["ignoreIndex"]), tensors["total_weight"].reshape(()))
 
 
+# --- The cross entropy: self (N, C) logits (the forward) or log-probabilities (the gradient) ---
+
+def exact_sum(values):
+    """The sum of a float64 tensor rounded once (math.fsum), so that a total of mixed signs near 0
+    (the gradient files' normal weights) keeps its digits; IEEE's where a value is not finite."""
+    values = values.flatten()
+    if not torch.isfinite(values).all():
+        return values.sum()
+    return torch.tensor(math.fsum(values.tolist()), dtype=torch.float64)
+
+
+def class_weights(tensors, classes):
+    return tensors["weight"].reshape(-1) if "weight" in tensors else \
+        torch.ones(classes, dtype=torch.float64)
+
+
+def counted_targets(case, target):
+    """(counted, index): the rows whose target is not ignoreIndex (of any value, negative ones
+    too: D67), and each row's target with the ignored ones at class 0, to gather with."""
+    counted = target != int(case["attributes"]["ignoreIndex"])
+    return counted, torch.where(counted, target, torch.zeros_like(target))
+
+
+def log_softmax_parts(x):
+    """a = m - x >= 0 (m the row's maximum) and L = log1p(sum over c != top of e^-a), so that
+    lp = -(a + L) (docs/contract/numerics-cross-entropy.md): the sum leaves out the maximum's 1,
+    so L keeps its relative precision however close the maximum's probability is to 1. Rows with
+    a NaN or +inf logit, or every logit -inf, are the third part: their lp and loss are NaN."""
+    m, top = x.max(dim=1)
+    special = ~torch.isfinite(m)
+    a = m.unsqueeze(1) - x
+    terms = torch.exp(-a)
+    terms.scatter_(1, top.unsqueeze(1), 0.0)
+    return a, torch.log1p(terms.sum(dim=1)), special
+
+
+def cross_entropy_loss(case, tensors, out_shape=None):
+    """lossOut and logProbOut: per counted row (1 - eps) w_t (a_t + L) + eps/C sum_c w_c (a_c + L),
+    0 for an ignored row, NaN for a special one; none, sum, or sum / W with W = sum of w_t over the
+    counted rows."""
+    x, t = tensors["self"], tensors["target"].long()
+    classes = x.shape[1]
+    w, eps = class_weights(tensors, classes), case["attributes"]["labelSmoothing"]
+    a, log1p_rest, special = log_softmax_parts(x)
+    lp = -(a + log1p_rest.unsqueeze(1))
+    counted, index = counted_targets(case, t)
+    loss = w[index] * (a.gather(1, index.unsqueeze(1)).squeeze(1) + log1p_rest)
+    if eps != 0:
+        smooth = (w * (a + log1p_rest.unsqueeze(1))).sum(dim=1)
+        loss = (1 - eps) * loss + eps / classes * smooth
+    loss = torch.where(special, torch.full_like(loss, float("nan")), loss)
+    loss = torch.where(counted, loss, torch.zeros_like(loss))
+    lp = torch.where(special.unsqueeze(1), torch.full_like(lp, float("nan")), lp)
+    reduction = case["reduction"]
+    if reduction != 0:
+        loss = exact_sum(loss)
+        if reduction == 1:
+            loss = loss / exact_sum(w[index][counted])
+    return {"out": loss, "log_prob_out": lp}
+
+
+def cross_entropy_loss_in_torch(case, tensors, out_shape=None):
+    x, t = tensors["self"], tensors["target"].long()
+    a = case["attributes"]
+    loss = F.cross_entropy(x, t, tensors.get("weight"), ignore_index=int(a["ignoreIndex"]),
+                           reduction=REDUCTION[case["reduction"]],
+                           label_smoothing=a["labelSmoothing"])
+    return {"out": loss, "log_prob_out": F.log_softmax(x, dim=1)}
+
+
+def cross_entropy_grad(case, tensors, out_shape=None):
+    """(a (E - [c = t]) + b (Omega E - w_c)) / D per counted row, E = e^lp, a = s (1 - eps) w_t,
+    b = s eps / C, D = W for a mean, else 1; zeros for an ignored row. E - 1 at the target is
+    expm1(lp) (lp reaches -1e-9); s w_t is exact in float64."""
+    lp, t = tensors["self"], tensors["target"].long()
+    classes = lp.shape[1]
+    w, eps = class_weights(tensors, classes), case["attributes"]["labelSmoothing"]
+    counted, index = counted_targets(case, t)
+    reduction = case["reduction"]
+    g = tensors["grad_output"]
+    s = g.reshape(-1) if reduction == 0 else g.reshape(())
+    a = (s * w[index] * (1 - eps)).unsqueeze(1)
+    e = torch.exp(lp)
+    grad = a * e
+    grad.scatter_(1, index.unsqueeze(1), a * torch.expm1(lp.gather(1, index.unsqueeze(1))))
+    if eps != 0:
+        b = (s * (eps / classes)).reshape(-1, 1) if reduction == 0 else s * (eps / classes)
+        grad = grad + b * (exact_sum(w) * e - w)
+    if reduction == 1:
+        grad = grad / exact_sum(w[index][counted])
+    return torch.where(counted.unsqueeze(1), grad, torch.zeros_like(grad))
+
+
+def cross_entropy_grad_in_torch(case, tensors, out_shape=None):
+    """PyTorch's backward of cross_entropy from its log-probabilities: autograd's gradient of the
+    loss with respect to lp (nll_loss's, and the label smoothing's as cross_entropy adds it),
+    then log_softmax's backward given lp as its output."""
+    lp = tensors["self"].detach().clone().requires_grad_(True)
+    t, w = tensors["target"].long(), tensors.get("weight")
+    a, reduction = case["attributes"], case["reduction"]
+    ignore, eps = int(a["ignoreIndex"]), a["labelSmoothing"]
+    loss = (1 - eps) * F.nll_loss(lp, t, w, ignore_index=ignore, reduction=REDUCTION[reduction])
+    if eps != 0:
+        counted = t != ignore
+        weighted = lp if w is None else lp * w
+        smooth = torch.where(counted, -weighted.sum(dim=1), torch.zeros_like(lp[:, 0]))
+        if reduction == 1:
+            smooth = smooth.sum() / (counted.sum() if w is None else w[t[counted]].sum())
+        loss = loss + eps / lp.shape[1] * (smooth.sum() if reduction == 2 else smooth)
+    g = tensors["grad_output"]
+    grad_lp = torch.autograd.grad(loss, lp, g if reduction == 0 else g.reshape(()))[0]
+    return torch.ops.aten._log_softmax_backward_data(grad_lp, lp, 1, lp.dtype)
+
+
 # Per API (the manifest's "api"): how its golden and PyTorch's own result are computed.
 WITH_LOGITS = Explicit(with_logits, with_logits)
 PROBABILITIES = Explicit(probabilities_exact, probabilities_in_torch)
@@ -351,6 +468,8 @@ OPS = {
     "aclnnBinaryCrossEntropyBackward": PROBABILITIES,
     "aclnnNLLLossBackward": Explicit(nll_grad_self, nll_grad_self_in_torch),
     "aclnnNLLLoss2dBackward": Explicit(nll_grad_self, nll_grad_self_in_torch),
+    "aclnnCrossEntropyLoss": Explicit(cross_entropy_loss, cross_entropy_loss_in_torch),
+    "aclnnCrossEntropyLossGrad": Explicit(cross_entropy_grad, cross_entropy_grad_in_torch),
 }
 for api, family in [("aclnnMseLoss", "mse_loss"), ("aclnnMseLossOut", "mse_loss"),
                     ("aclnnMseLossBackward", "mse_loss"), ("aclnnL1Loss", "l1_loss"),
@@ -365,10 +484,16 @@ for api, family in [("aclnnMseLoss", "mse_loss"), ("aclnnMseLossOut", "mse_loss"
     OPS[api] = Elementwise(FORMULAS[family])
 
 
+def by_role(result):
+    """A golden's or PyTorch's results by output role: an op with one output returns it alone."""
+    return result if isinstance(result, dict) else {"out": result}
+
+
 def evaluate_in_dtype(op, case, tensors, dtypes):
-    """PyTorch in the inputs' own dtypes; where this build lacks the kernel (fp16 on CPU in
-    1.13, some mixed-dtype combinations) in the promoted dtype, then in fp32. (None, "none")
-    where it evaluates the case in no dtype (e.g. a gradOutput larger than the loss)."""
+    """PyTorch's results by role in the inputs' own dtypes; where this build lacks the kernel
+    (fp16 on CPU in 1.13, some mixed-dtype combinations) in the promoted dtype, then in fp32.
+    ({}, "none") where it evaluates the case in no dtype (e.g. a gradOutput larger than the
+    loss)."""
     attempts = [dtypes]
     promoted = functools.reduce(torch.promote_types, dtypes.values())
     attempts.append({name: promoted for name in dtypes})
@@ -376,11 +501,34 @@ def evaluate_in_dtype(op, case, tensors, dtypes):
     for attempt in attempts:
         try:
             cast = {name: t.to(attempt[name]) for name, t in tensors.items()}
-            result = op.in_torch(case, cast)
-            return result, str(result.dtype).replace("torch.", "")
+            results = by_role(op.in_torch(case, cast))
+            return results, str(results["out"].dtype).replace("torch.", "")
         except RuntimeError:
             continue
-    return None, "none"
+    return {}, "none"
+
+
+def round_to(golden, dtype):
+    """The float64 golden rounded once to the output dtype (nearest, ties to even). PyTorch's
+    float64 -> fp16 and -> bf16 conversions go through fp32, rounding twice: one unit off where
+    the fp32 value lands on a 16-bit midpoint (in the cross entropy gradient's files, one value in
+    10^4), which at an fp16 subnormal alone exceeds the thresholds. numpy converts to fp16
+    directly; for bf16, rounding to fp32 by round-to-odd keeps the bits a second rounding
+    needs."""
+    if dtype == "fp16":
+        with np.errstate(over="ignore"):  # beyond fp16's range: inf, as it should
+            return torch.from_numpy(golden.numpy().astype(np.float16))
+    if dtype != "bf16":
+        return golden.to(TORCH_DTYPE[dtype])
+    single = golden.to(torch.float32)
+    widened = single.double()
+    inexact = widened != golden
+    even = (single.view(torch.int32) & 1) == 0
+    toward = torch.where(golden > widened, torch.full_like(single, math.inf),
+                         torch.full_like(single, -math.inf))
+    odd = torch.where(inexact & even & torch.isfinite(single), torch.nextafter(single, toward),
+                      single)
+    return odd.to(torch.bfloat16)
 
 
 def metrics(actual, golden):
@@ -398,21 +546,27 @@ def metrics(actual, golden):
 
 
 def compare_case(case, blob):
+    """One result per output the case judges."""
     specs = {spec["role"]: spec for spec in case["tensors"]}
-    out_spec = specs.pop("out")
     tensors = {role: load_tensor(blob, spec) for role, spec in specs.items()}
-    actual = load_tensor(blob, out_spec)
     if case["api"] not in OPS:
         raise SystemExit("atk_golden.py: no golden for %s" % case["api"])
     op = OPS[case["api"]]
-    golden = op.golden(case, tensors, out_spec["shape"])
+    # The op's result (role "out") comes first: its shape is the one a gradient is summed to.
+    goldens = by_role(op.golden(case, tensors, case["outputs"][0]["shape"]))
     in_dtype, torch_dtype = evaluate_in_dtype(
         op, case, tensors, {role: TORCH_DTYPE[spec["dtype"]] for role, spec in specs.items()})
+    return [judge(case, spec, load_tensor(blob, spec), goldens[spec["role"]],
+                  in_dtype.get(spec["role"]), torch_dtype, specs.get("self", spec))
+            for spec in case["outputs"]]
+
+
+def judge(case, out_spec, actual, golden, in_dtype, torch_dtype, self_spec):
+    """The output's metrics against its golden, rounded to its dtype, and PyTorch's."""
     threshold = THRESHOLD[out_spec["dtype"]]
-    self_spec = specs.get("self", out_spec)
-    result = {"id": case["id"], "dtype": out_spec["dtype"], "reduction": case["reduction"],
-              "shape": self_spec["shape"], "threshold": threshold, "torch_dtype": torch_dtype,
-              "note": ""}
+    result = {"id": case["id"], "output": out_spec["name"], "dtype": out_spec["dtype"],
+              "reduction": case["reduction"], "shape": self_spec["shape"],
+              "threshold": threshold, "torch_dtype": torch_dtype, "note": ""}
     if tuple(actual.shape) != tuple(golden.shape):
         result.update(mere=float("inf"), mare=float("inf"), passed=False,
                       note="output shape %s, golden shape %s" % (list(actual.shape),
@@ -421,7 +575,7 @@ def compare_case(case, blob):
         # Judged against the float64 golden rounded to the output dtype: the best answer that
         # dtype can hold. Against the unrounded golden a correctly rounded fp16 result can miss
         # the thresholds by itself (gradients near 1e-7 are fp16 subnormals, 6e-8 apart).
-        rounded = golden.detach().to(TORCH_DTYPE[out_spec["dtype"]])
+        rounded = round_to(golden.detach(), out_spec["dtype"])
         result["mere"], result["mare"] = metrics(actual, rounded)
         if threshold == 0:  # an integer result: equal or not
             result["passed"] = bool(torch.equal(actual, rounded))
@@ -465,9 +619,10 @@ def main():
     for case in manifest["cases"]:
         if case["error"] is None and case.get("skipped") is None:
             # Threads only add start-up cost to the many tiny cases; the large ones use them all.
-            elements = max(int(np.prod(spec["shape"])) for spec in case["tensors"])
+            elements = max(int(np.prod(spec["shape"]))
+                           for spec in case["tensors"] + case["outputs"])
             torch.set_num_threads((os.cpu_count() or 1) if elements >= LARGE_CASE else 1)
-            results.append(compare_case(case, blob))
+            results.extend(compare_case(case, blob))
     with open(directory + "/results.json", "w") as f:
         json.dump(strict_json({"torch": torch.__version__, "cases": results}), f, allow_nan=False)
 

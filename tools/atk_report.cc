@@ -13,7 +13,9 @@
 namespace openaclnn::tools {
 namespace {
 
+// One judged output of a case.
 struct CaseResult {
+  std::string output;  // the op's operand name (out, lossOut, logProbOut, ...)
   bool passed = false;
   double mere = 0, mare = 0, threshold = 0;
   double torch_mere = 0, torch_mare = 0;      // against PyTorch in the case's dtype
@@ -22,17 +24,21 @@ struct CaseResult {
   std::string dtype, torch_dtype, note;
 };
 
+// A row of the table: output, its dtype, reduction.
+using RowKey = std::tuple<std::string, std::string, int64_t>;
+
 struct Row {
   int passed = 0, failed = 0;
   double mere = 0, mare = 0, threshold = 0, torch_mere = 0, torch_mare = 0;
   double exact_mere = 0, exact_mare = 0;
 };
 
-std::map<int64_t, CaseResult> LoadResults(const std::string& dir) {
+// Each case's results, one per judged output, by case id.
+std::map<int64_t, std::vector<CaseResult>> LoadResults(const std::string& dir) {
   const std::string path = dir + "/results.json";
   if (!std::ifstream(path)) throw std::runtime_error(path + ": the golden script wrote no results");
   const Json document = ParseJsonFile(path);
-  std::map<int64_t, CaseResult> results;
+  std::map<int64_t, std::vector<CaseResult>> results;
   // A metric; JSON has no infinity, so the golden script writes an unbounded error as null.
   auto metric = [](const Json& value, const char* key) {
     return value.is_null() ? HUGE_VAL : NumberOf(value, key);
@@ -46,7 +52,8 @@ std::map<int64_t, CaseResult> LoadResults(const std::string& dir) {
   };
   try {
     for (const Json& entry : ArrayOf(Member(document, "cases"), "cases")) {
-      CaseResult& r = results[IntegerOf(Member(entry, "id"), "id")];
+      CaseResult& r = results[IntegerOf(Member(entry, "id"), "id")].emplace_back();
+      r.output = StringOf(Member(entry, "output"), "output");
       r.passed = BoolOf(Member(entry, "passed"), "passed");
       r.mere = metric(Member(entry, "mere"), "mere");
       r.mare = metric(Member(entry, "mare"), "mare");
@@ -87,11 +94,11 @@ std::string Describe(const AtkCase& atk_case) {
 
 void PrintCase(const AtkCase& atk_case, const CaseResult& r) {
   std::printf(
-      "%s %s -> %s: MERE %.3g (< %.3g) MARE %.3g (< %.3g) vs float64 rounded to %s; vs torch "
+      "%s %s -> %s %s: MERE %.3g (< %.3g) MARE %.3g (< %.3g) vs float64 rounded to %s; vs torch "
       "%s: %.3g / %.3g; vs unrounded float64: %.3g / %.3g",
-      r.passed ? "ok  " : "FAIL", Describe(atk_case).c_str(), r.dtype.c_str(), r.mere, r.threshold,
-      r.mare, 10 * r.threshold, r.dtype.c_str(), r.torch_dtype.c_str(), r.torch_mere, r.torch_mare,
-      r.rounded_mere, r.rounded_mare);
+      r.passed ? "ok  " : "FAIL", Describe(atk_case).c_str(), r.output.c_str(), r.dtype.c_str(),
+      r.mere, r.threshold, r.mare, 10 * r.threshold, r.dtype.c_str(), r.torch_dtype.c_str(),
+      r.torch_mere, r.torch_mare, r.rounded_mere, r.rounded_mare);
   std::printf("%s%s\n", r.note.empty() ? "" : "; ", r.note.c_str());
 }
 
@@ -106,17 +113,18 @@ void Accumulate(const CaseResult& r, Row* row) {
   row->exact_mare = std::max(row->exact_mare, r.exact_mare);
 }
 
-void PrintTable(const std::map<std::pair<std::string, int64_t>, Row>& rows) {
+void PrintTable(const std::map<RowKey, Row>& rows) {
   std::printf(
-      "\n%-5s %-9s %6s %6s | %-22s | %-21s | %-21s\n%-5s %-9s %6s %6s | %10s %11s | %10s %10s | "
-      "%10s %10s\n",
-      "out", "reduction", "passed", "failed", "library vs float64", "library vs torch(dtype)",
-      "torch(dtype) vs f64", "", "", "", "", "worst MERE", "worst MARE", "MERE", "MARE", "MERE",
-      "MARE");
+      "\n%-10s %-5s %-9s %6s %6s | %-22s | %-21s | %-21s\n%-10s %-5s %-9s %6s %6s | %10s %11s | "
+      "%10s %10s | %10s %10s\n",
+      "output", "dtype", "reduction", "passed", "failed", "library vs float64",
+      "library vs torch(dtype)", "torch(dtype) vs f64", "", "", "", "", "", "worst MERE",
+      "worst MARE", "MERE", "MARE", "MERE", "MARE");
   for (const auto& [key, row] : rows) {
-    std::printf("%-5s %-9s %6d %6d | %10.3g %11.3g | %10.3g %10.3g | %10.3g %10.3g\n",
-                key.first.c_str(), ReductionName(key.second), row.passed, row.failed, row.mere,
-                row.mare, row.torch_mere, row.torch_mare, row.exact_mere, row.exact_mare);
+    const auto& [output, dtype, reduction] = key;
+    std::printf("%-10s %-5s %-9s %6d %6d | %10.3g %11.3g | %10.3g %10.3g | %10.3g %10.3g\n",
+                output.c_str(), dtype.c_str(), ReductionName(reduction), row.passed, row.failed,
+                row.mere, row.mare, row.torch_mere, row.torch_mare, row.exact_mere, row.exact_mare);
   }
   std::printf(
       "(pass: MERE < T and MARE < 10 T; T = 2^-13 fp32, 2^-10 fp16, 2^-7 bf16; int64: equal)\n");
@@ -134,12 +142,36 @@ bool JudgeNegative(const CaseRun& run, bool verbose) {
   return passed;
 }
 
+// The results of the run's judged outputs, in their order; empty where the golden script did not
+// report one of them.
+std::vector<const CaseResult*> ResultsOf(const CaseRun& run,
+                                         const std::map<int64_t, std::vector<CaseResult>>& all) {
+  const auto found = all.find(run.atk_case->id);
+  std::vector<const CaseResult*> judged;
+  for (const HostTensor& output : run.outputs) {
+    const CaseResult* result = nullptr;
+    for (size_t i = 0; found != all.end() && i < found->second.size(); ++i) {
+      if (found->second[i].output == output.name) result = &found->second[i];
+    }
+    if (result == nullptr) return {};
+    judged.push_back(result);
+  }
+  return judged;
+}
+
+// The table row of a case that produced no results: its first output's.
+RowKey FailedRowKey(const CaseRun& run) {
+  if (run.outputs.empty()) return {"-", "-", run.atk_case->reduction};
+  const HostTensor& first = run.outputs.front();
+  return {first.name, DtypeName(first.dtype), run.atk_case->reduction};
+}
+
 }  // namespace
 
 AtkTally ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
                        const ReportOptions& options) {
-  const std::map<int64_t, CaseResult> results = LoadResults(dir);
-  std::map<std::pair<std::string, int64_t>, Row> rows;
+  const std::map<int64_t, std::vector<CaseResult>> results = LoadResults(dir);
+  std::map<RowKey, Row> rows;
   int failed = 0;
   int negative_passed = 0, negative_failed = 0, skipped = 0;
   for (const CaseRun& run : runs) {
@@ -153,18 +185,21 @@ AtkTally ReportResults(const std::string& dir, const std::vector<CaseRun>& runs,
       (JudgeNegative(run, options.verbose) ? negative_passed : negative_failed) += 1;
       continue;
     }
-    const auto found = results.find(atk_case.id);
-    if (!run.error.empty() || found == results.end()) {
+    const std::vector<const CaseResult*> judged = ResultsOf(run, results);
+    if (!run.error.empty() || judged.empty()) {
       ++failed;
-      rows[{DtypeName(run.out.dtype), atk_case.reduction}].failed += 1;
+      rows[FailedRowKey(run)].failed += 1;
       std::printf("FAIL %s: %s\n", Describe(atk_case).c_str(),
                   run.error.empty() ? "no result from the golden script" : run.error.c_str());
       continue;
     }
-    const CaseResult& result = found->second;
-    if (!result.passed) ++failed;
-    if (!result.passed || options.verbose) PrintCase(atk_case, result);
-    Accumulate(result, &rows[{result.dtype, atk_case.reduction}]);
+    bool passed = true;
+    for (const CaseResult* result : judged) {
+      passed = passed && result->passed;
+      if (!result->passed || options.verbose) PrintCase(atk_case, *result);
+      Accumulate(*result, &rows[{result->output, result->dtype, atk_case.reduction}]);
+    }
+    if (!passed) ++failed;
   }
   if (!rows.empty()) PrintTable(rows);
   if (negative_passed + negative_failed > 0) {

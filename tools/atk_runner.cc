@@ -83,6 +83,11 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
     }
     return tensor;
   }
+  if (values.kind == AtkValues::Kind::kNormal) {
+    std::normal_distribution<double> normal(values.mean, values.stddev);
+    for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, normal(engine), &tensor.bytes[i * size]);
+    return tensor;
+  }
   // Nothing to draw (CANN's backward cases are mostly zeros).
   if (values.low == values.high && values.extra.empty()) {
     for (size_t i = 0; i < count; ++i) StoreAs(spec.dtype, values.low, &tensor.bytes[i * size]);
@@ -107,21 +112,61 @@ HostTensor Generate(const AtkTensor& spec, std::mt19937_64& engine) {
   return tensor;
 }
 
-// The op's one output operand.
-const openaclnnOperand& OutputOf(const openaclnnOpDescriptor& op) {
-  for (size_t i = 0; i < op.operandCount; ++i) {
-    if (op.operands[i].output) return op.operands[i];
+// The input whose dtype the op ties its outputs' to: the target's for the binary cross
+// entropies (CANN checks out == target; their forwards' self shares it) and for a gradient with
+// respect to target (aclnnKlDivTargetBackward checks gradTarget == target); self's for a
+// class-axis op (CANN checks its outputs against self, whose class weights may be FLOAT while
+// self is FLOAT16). nullptr for every other op: it computes in its inputs' promoted type, and
+// CANN's executor returns that.
+const AtkTensor* DtypeSource(const AtkCase& atk_case) {
+  const openaclnnOpDescriptor& op = *atk_case.op;
+  if (op.family == OPENACLNN_FAMILY_BCE_WITH_LOGITS ||
+      op.family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY || op.kind == OPENACLNN_OP_GRAD_TARGET) {
+    const AtkTensor* target = atk_case.Find(OPENACLNN_ROLE_TARGET);
+    if (target == nullptr) throw std::runtime_error("the case has no target");
+    return target;
   }
-  throw std::runtime_error(std::string(op.api) + " has no output");
+  if (op.layout == OPENACLNN_LAYOUT_CLASS_AXIS) {
+    const AtkTensor* self = atk_case.Find(OPENACLNN_ROLE_SELF);
+    if (self == nullptr) throw std::runtime_error("the case has no self");
+    return self;
+  }
+  return nullptr;
 }
 
-// Whether the op ties its output's dtype to the target's: the binary cross entropies (CANN
-// checks out == target; their forwards' self shares it) and a gradient with respect to target
-// (aclnnKlDivTargetBackward checks gradTarget == target). Every other op computes in its inputs'
-// promoted type, and CANN's executor returns that.
-bool OutputHasTargetsDtype(const openaclnnOpDescriptor& op) {
-  return op.family == OPENACLNN_FAMILY_BCE_WITH_LOGITS ||
-         op.family == OPENACLNN_FAMILY_BINARY_CROSS_ENTROPY || op.kind == OPENACLNN_OP_GRAD_TARGET;
+// The output `operand` of the case as CANN's executor allocates it (OutputsFor).
+HostTensor OutputFor(const AtkCase& atk_case, const openaclnnOperand& operand) {
+  std::vector<AtkDtype> dtypes;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const AtkTensor& input : atk_case.inputs) {
+    dtypes.push_back(input.dtype);
+    shapes.push_back(input.shape);
+  }
+  const AtkTensor* dtype_source = DtypeSource(atk_case);
+  const AtkDtype dtype = dtype_source != nullptr ? dtype_source->dtype : PromotedDtype(dtypes);
+  HostTensor out{operand.name, operand.role, dtype, {}, {}};
+  if (operand.shapeOf == OPENACLNN_SHAPE_OF_INPUTS) {
+    if (!BroadcastShape(shapes, &out.shape)) {
+      const AtkTensor* self = atk_case.Find(OPENACLNN_ROLE_SELF);
+      out.shape = self != nullptr ? self->shape : shapes.front();
+    }
+  } else {
+    const AtkTensor* like = atk_case.Find(operand.shapeOf);
+    if (like == nullptr) {
+      throw std::runtime_error(std::string("the case has no ") + RoleName(operand.shapeOf) +
+                               ", whose shape " + operand.name + " has");
+    }
+    out.shape = like->shape;
+  }
+  if (atk_case.reduction != 0 && operand.reduced == OPENACLNN_REDUCED_TO_ONE) out.shape.clear();
+  if (atk_case.reduction != 0 && operand.reduced == OPENACLNN_REDUCED_FIRST_DIM &&
+      !out.shape.empty()) {
+    out.shape.erase(out.shape.begin());
+  }
+  int64_t count = 1;
+  for (int64_t dim : out.shape) count *= dim;
+  out.bytes.resize(static_cast<size_t>(count) * DtypeSize(out.dtype));
+  return out;
 }
 
 // One aclTensor over its own device block (none for an empty tensor: aclrtMalloc rejects 0).
@@ -280,61 +325,41 @@ std::vector<HostTensor> GenerateInputs(const AtkCase& atk_case, uint64_t seed) {
   return inputs;
 }
 
-HostTensor OutputFor(const AtkCase& atk_case) {
+std::vector<HostTensor> OutputsFor(const AtkCase& atk_case) {
   const openaclnnOpDescriptor& op = *atk_case.op;
-  const openaclnnOperand& output = OutputOf(op);
-  std::vector<AtkDtype> dtypes;
-  std::vector<std::vector<int64_t>> shapes;
-  for (const AtkTensor& input : atk_case.inputs) {
-    dtypes.push_back(input.dtype);
-    shapes.push_back(input.shape);
+  std::vector<HostTensor> outputs;
+  for (size_t i = 0; i < op.operandCount; ++i) {
+    if (op.operands[i].output) outputs.push_back(OutputFor(atk_case, op.operands[i]));
   }
-  HostTensor out{"out", output.role, PromotedDtype(dtypes), {}, {}};
-  if (OutputHasTargetsDtype(op)) {
-    const AtkTensor* target = atk_case.Find(OPENACLNN_ROLE_TARGET);
-    if (target == nullptr) throw std::runtime_error("the case has no target");
-    out.dtype = target->dtype;
-  }
-  if (output.shapeOf == OPENACLNN_SHAPE_OF_INPUTS) {
-    if (!BroadcastShape(shapes, &out.shape)) {
-      const AtkTensor* self = atk_case.Find(OPENACLNN_ROLE_SELF);
-      out.shape = self != nullptr ? self->shape : shapes.front();
-    }
-  } else {
-    const AtkTensor* like = atk_case.Find(output.shapeOf);
-    if (like == nullptr) {
-      throw std::runtime_error(std::string("the case has no ") + RoleName(output.shapeOf) +
-                               ", whose shape " + output.name + " has");
-    }
-    out.shape = like->shape;
-  }
-  if (atk_case.reduction != 0 && output.reduced == OPENACLNN_REDUCED_TO_ONE) out.shape.clear();
-  if (atk_case.reduction != 0 && output.reduced == OPENACLNN_REDUCED_FIRST_DIM &&
-      !out.shape.empty()) {
-    out.shape.erase(out.shape.begin());
-  }
-  int64_t count = 1;
-  for (int64_t dim : out.shape) count *= dim;
-  out.bytes.resize(static_cast<size_t>(count) * DtypeSize(out.dtype));
-  return out;
+  return outputs;
 }
 
 CaseRun RunCase(const AtkCase& atk_case, uint64_t seed, bool fused, aclrtStream stream) {
   CaseRun run{&atk_case, GenerateInputs(atk_case, seed), {}, {}, {}};
   try {
-    run.out = OutputFor(atk_case);
     OpArguments args;
     for (size_t i = 0; i < run.inputs.size(); ++i) {
       args.owned.push_back(std::make_unique<DeviceTensor>(run.inputs[i]));
       args.by_role[atk_case.inputs[i].role] = args.owned.back()->get();
     }
-    args.owned.push_back(std::make_unique<DeviceTensor>(run.out));
-    const DeviceTensor& out = *args.owned.back();
-    args.by_role[OutputOf(*atk_case.op).role] = out.get();
-    run.error = fused && atk_case.op->kind == OPENACLNN_OP_GRAD_SELF
-                    ? ExecuteFused(atk_case, args, out, run.out, stream)
-                    : Execute(*atk_case.op, args, atk_case.reduction, atk_case.attributes, stream);
-    if (run.error.empty()) out.CopyTo(&run.out);
+    // Every output is passed (the unused ones are required too); the judged ones are kept with
+    // their device tensors, to copy back.
+    std::vector<const DeviceTensor*> judged;
+    for (HostTensor& output : OutputsFor(atk_case)) {
+      args.owned.push_back(std::make_unique<DeviceTensor>(output));
+      args.by_role[output.role] = args.owned.back()->get();
+      if (Unused(output.role)) continue;
+      judged.push_back(args.owned.back().get());
+      run.outputs.push_back(std::move(output));
+    }
+    const openaclnnOpDescriptor& op = *atk_case.op;
+    run.error =
+        fused && op.family == OPENACLNN_FAMILY_BCE_WITH_LOGITS && op.kind == OPENACLNN_OP_GRAD_SELF
+            ? ExecuteFused(atk_case, args, *judged.front(), run.outputs.front(), stream)
+            : Execute(op, args, atk_case.reduction, atk_case.attributes, stream);
+    for (size_t i = 0; i < judged.size() && run.error.empty(); ++i) {
+      judged[i]->CopyTo(&run.outputs[i]);
+    }
   } catch (const std::exception& error) {
     run.error = error.what();
   }

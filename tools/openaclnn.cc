@@ -45,21 +45,26 @@ Commands:
                     tensors to the op's operands (by name, case and underscores ignored,
                     else by role: input = self, grad_output = gradOutput) and its attributes
                     to the op's (log_target = logTarget; a range [lo, hi] draws one, as
-                    does a reduction's), draw the inputs from the case's shapes, dtypes
-                    (fp32, fp16, bf16, int64, int32) and range_values ([lo, hi]; or special
-                    values: ["inf"], ["nan"], ["-inf", "inf"], 0) with a fixed seed (a
-                    class-axis op's target from their valid part only: class indices in
-                    [0, C) and ignoreIndex), run the operator through the public C API
-                    (tensors, both phases, stream, synchronize) into an output of the dtype
-                    and shape CANN's executor gives it, and keep inputs and output.
+                    does a reduction's, also given by name or as a list of names), draw
+                    the inputs from the case's shapes, dtypes (fp32, fp16, bf16, int64,
+                    int32) and range_values ([lo, hi]; {"name": "nd", "mean": [lo, hi],
+                    "std": [lo, hi]}, normal; or special values: ["inf"], ["nan"],
+                    ["-inf", "inf"], 0) with a fixed seed (a class-axis op's target from
+                    their valid part only: class indices in [0, C) and ignoreIndex), run
+                    the operator through the public C API (tensors, both phases, stream,
+                    synchronize) into outputs of the dtypes and shapes CANN's executor
+                    gives them, and keep inputs and outputs. CANN's zloss operands, which
+                    the ops never use, are passed as NULL (inputs) or not compared
+                    (outputs).
                     Then one Python process per file computes the op's formula in float64
                     on those inputs and applies ATK's "high_precision" standard:
                       rel = |out - golden| / (|golden| + 1e-7),
                       MERE = mean(rel) < T and MARE = max(rel) < 10 T,
                       T = 2^-13 (fp32), 2^-10 (fp16), 2^-7 (bf16) of the output dtype;
                     an int64 result must equal the golden.
-                    Prints a line per failing case and a table per output dtype x reduction
-                    (also against PyTorch run in the case's own dtype, for information).
+                    Prints a line per failing output of a case and a table per output x
+                    dtype x reduction (also against PyTorch run in the case's own dtype,
+                    for information).
                     A case that would need more than 3/4 of the memory available (its
                     tensors, or the golden's float64 work on them, about 128 bytes per
                     element) is not run: it is reported as SKIPPED with its size.

@@ -61,6 +61,16 @@ with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], 
   >"$dir/no_values.json"
 with_input '{"name": "target", "type": "tensor", "dtype": "int8", "shape": [2], "range_values": [0, 1]}' \
   >"$dir/unsupported_dtype.json"
+with_input '{"name": "reduction", "type": "attr", "range_values": "average"}' >"$dir/unknown_reduction.json"
+with_input '{"name": "reduction", "type": "attr", "range_values": ["mean", 1]}' \
+  >"$dir/mixed_reduction_list.json"
+# Normal values (CANN's {"name": "nd", ...}) asked for wrongly.
+with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": {"name": "uniform", "mean": [0, 1], "std": [1, 2]}}' \
+  >"$dir/unknown_distribution.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": {"name": "nd", "mean": 0, "std": [-2, -1]}}' \
+  >"$dir/negative_std.json"
+with_input '{"name": "target", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": {"name": "nd", "mean": [0, 1]}}' \
+  >"$dir/normal_without_std.json"
 # A class-axis op's target with no class index in [0, C) to draw and not ignoreIndex; an
 # ignoreIndex that is no integer.
 nll_case() {  # an NLL gradient case whose self is (2, 3) and whose other input is $1
@@ -69,6 +79,8 @@ nll_case() {  # an NLL gradient case whose self is (2, 3) and whose other input 
 nll_case '{"name": "target", "type": "tensor", "dtype": "int32", "shape": [2], "range_values": [-5, -1]}' \
   >"$dir/no_class_index.json"
 nll_case '{"name": "ignoreIndex", "type": "attr", "range_values": 1.5}' >"$dir/fractional_ignore_index.json"
+nll_case '{"name": "target", "type": "tensor", "dtype": "int64", "shape": [2], "range_values": {"name": "nd", "mean": 1, "std": 1}}' \
+  >"$dir/normal_integers.json"
 
 failures=0
 for file in "$dir"/*.json; do

@@ -2,9 +2,10 @@
 where the library's contract and PyTorch agree (finite inputs away from the points where they
 differ: sign(NaN), beta = 0 at d = 0, exp overflow, t = 0): every op of OPS but the binary cross
 entropies, every reduction it takes, broadcast operands, gradients summed back to their operand's
-shape; the NLL gradients for every rank of self, with ignored targets. A golden that is wrong here
-would pass or fail the library for the wrong reason, before any op of the family exists to show
-it.
+shape; the NLL gradients for every rank of self, with ignored targets; the cross entropy's loss,
+log-probabilities and gradient with ignored targets, weights and label smoothing. A golden that
+is wrong here would pass or fail the library for the wrong reason, before any op of the family
+exists to show it.
 
 Usage: golden_test.py PATH/TO/atk_golden.py
 """
@@ -13,6 +14,8 @@ import sys
 import warnings
 
 import torch
+
+F = torch.nn.functional
 
 
 def load_golden(path):
@@ -98,6 +101,51 @@ def check_nll(golden, api, reduction, ignore_index, self_shape, generator):
                                                             list(self_shape)))
 
 
+def cross_entropy_tensors(case, generator, shape, weight):
+    """Logits (N, C), targets with about a third ignoreIndex, weights none, positive or signed
+    (the gradient files' are normal, of either sign), and the gradient flowing in."""
+    rows, classes = shape
+    ignore_index = int(case["attributes"]["ignoreIndex"])
+    target = torch.randint(0, classes, (rows,), generator=generator)
+    ignored = torch.rand(rows, generator=generator, dtype=torch.float64) < 1 / 3
+    tensors = {"self": torch.randn(shape, generator=generator, dtype=torch.float64) * 3,
+               "target": torch.where(ignored, torch.full_like(target, ignore_index), target),
+               "grad_output": torch.randn((rows,) if case["reduction"] == 0 else (),
+                                          generator=generator, dtype=torch.float64)}
+    if weight != "none":
+        w = torch.rand(classes, generator=generator, dtype=torch.float64) + 0.1
+        tensors["weight"] = w * (torch.randint(0, 2, (classes,), generator=generator) * 2 - 1) \
+            if weight == "signed" else w
+    return tensors
+
+
+def check_cross_entropy(golden, case, shape, weight, generator):
+    """The cross entropy's goldens: the loss and log-probabilities against F.cross_entropy and
+    F.log_softmax; the gradient from log_softmax(x) against autograd's gradient of
+    F.cross_entropy at x, and against the runner's PyTorch evaluation (log_softmax's backward)
+    on rows that are not normalized, as CANN's files give them."""
+    tensors = cross_entropy_tensors(case, generator, shape, weight)
+    what = "%s reduction %d %s self %s weight %s" % (
+        case["api"], case["reduction"], case["attributes"], list(shape), weight)
+    op = golden.OPS[case["api"]]
+    if case["api"] == "aclnnCrossEntropyLoss":
+        actual, expected = op.golden(case, tensors), op.in_torch(case, tensors)
+        return all(agree(actual[role], expected[role], 1e-12, what + " " + role)
+                   for role in ("out", "log_prob_out"))
+    x = tensors["self"].clone().requires_grad_(True)
+    a = case["attributes"]
+    loss = F.cross_entropy(x, tensors["target"], tensors.get("weight"),
+                           ignore_index=int(a["ignoreIndex"]),
+                           reduction=golden.REDUCTION[case["reduction"]],
+                           label_smoothing=a["labelSmoothing"])
+    loss.backward(tensors["grad_output"])
+    tensors["self"] = F.log_softmax(tensors["self"], dim=1)
+    agrees = agree(op.golden(case, tensors), x.grad, 1e-10, what)
+    tensors["self"] = -10 * torch.rand(shape, generator=generator, dtype=torch.float64)
+    return agree(op.golden(case, tensors), op.in_torch(case, tensors), 1e-10,
+                 what + " (rows not normalized)") and agrees
+
+
 def main():
     warnings.filterwarnings("ignore", category=UserWarning)  # size mismatch, kl_div's 'mean'
     golden = load_golden(sys.argv[1])
@@ -134,8 +182,22 @@ def main():
                 checked += 1
                 failed += not check_nll(golden, api, reduction, ignore_index, self_shape,
                                         generator)
+    # The cross entropy: every reduction, with and without label smoothing, an ignoreIndex outside
+    # the classes and one inside them, one class or several.
+    cross_entropy = ["aclnnCrossEntropyLoss", "aclnnCrossEntropyLossGrad"]
+    for api in cross_entropy:
+        for reduction in [0, 1, 2]:
+            for eps in [0.0, 0.3]:
+                for ignore_index, shape in [(-100, (6, 5)), (2, (7, 4)), (-1, (5, 1))]:
+                    for weight in ["none", "positive", "signed"]:
+                        case = {"api": api, "kind": kind_of(api), "reduction": reduction,
+                                "attributes": {"ignoreIndex": float(ignore_index),
+                                               "labelSmoothing": eps}}
+                        checked += 1
+                        failed += not check_cross_entropy(golden, case, shape, weight,
+                                                          generator)
     print("%d of %d golden evaluations agree with PyTorch (%d ops)" % (
-        checked - failed, checked, len(apis) + len({api for api, _ in nll})))
+        checked - failed, checked, len(apis) + len({api for api, _ in nll}) + len(cross_entropy)))
     sys.exit(1 if failed else 0)
 
 
