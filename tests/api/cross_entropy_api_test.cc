@@ -314,8 +314,11 @@ TEST(CrossEntropyLoss, HardRows) {
   for (int c = 0; c < 11; ++c) p.logits[77 + c] = -INFINITY;  // all -inf: NaN
   p.target = {0, 0, 3, 0, 5, 1, 1, 1};
   for (const char* reduction : {"none", "sum", "mean"}) {
-    p.reduction = reduction;
-    CheckForward(p);
+    for (double smoothing : {0.0, 0.5}) {  // eps: a -inf logit's term is infinite, not NaN
+      p.reduction = reduction;
+      p.smoothing = smoothing;
+      CheckForward(p);
+    }
   }
   Problem one = Draw(5, 1, ACL_FLOAT, "none", 0.0, false, 3);
   one.target = {0, 0, 0, 0, 0};
@@ -379,13 +382,13 @@ TEST(CrossEntropyLossGrad, RandomRowsEveryTypeReductionAndWeighting) {
 }
 
 // Log-probabilities next to 0: e^lp - 1 at the target cancels in fp64; positive ones (not
-// log-probabilities, but accepted); -inf.
+// log-probabilities, but accepted; e^701 overflows fp32 whatever its sign); -inf; NaN.
 TEST(CrossEntropyLossGrad, LogProbabilitiesNextToZero) {
   Problem p = Draw(6, 20, ACL_FLOAT, "none", 0.0, true, 7);  // whole vectors on every target
-  const float near_zero[] = {-1e-9f, -3e-8f, -1e-30f, 0.0f, 0.5f, -INFINITY};
+  const float near_zero[] = {-1e-9f, -3e-8f, -1e-30f, 0.0f, 0.5f, -INFINITY, NAN, 701.0f};
   for (int n = 0; n < 6; ++n) {
     p.target[n] = n % 4;
-    for (int c = 0; c < 4; ++c) p.log_prob[n * 20 + c] = near_zero[(n + c) % 6];
+    for (int c = 0; c < 4; ++c) p.log_prob[n * 20 + c] = near_zero[(n + c) % 8];
   }
   CheckBackward(p);
   p.smoothing = 0.25;

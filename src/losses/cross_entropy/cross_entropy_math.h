@@ -43,16 +43,23 @@ OPENACLNN_HOST_DEVICE Estimated EstimateLoss(const Row& row, const Weights& weig
   const double first = -w_t * target_lp.value;
   Estimated loss{first, std::fabs(w_t) * target_lp.bound + std::fabs(first) * 0x1p-53};
   if (k.smoothing != 0.0) {
-    double sum = 0.0, compensation = 0.0, magnitudes = 0.0, bound = 0.0;
+    // Terms that are not finite (a -inf logit's: w times inf) add apart, as IEEE's sum: inside
+    // the compensation their inf - inf would make a NaN of an infinite loss.
+    double sum = 0.0, compensation = 0.0, infinite = 0.0, magnitudes = 0.0, bound = 0.0;
     for (int64_t c = 0; c < k.classes; ++c) {
       const Estimated lp = LogProbability(row.At(c), lse);
       const double w = weights(c), term = -w * lp.value, next = sum + term;
+      if (!std::isfinite(term)) {
+        infinite += term;
+        continue;
+      }
       compensation += std::fabs(sum) >= std::fabs(term) ? (sum - next) + term : (term - next) + sum;
       sum = next;
       magnitudes += std::fabs(term);
       bound += std::fabs(w) * lp.bound;
     }
-    const double smooth = sum + compensation, first_part = (1.0 - k.smoothing) * first;
+    const double smooth = sum + compensation + infinite;
+    const double first_part = (1.0 - k.smoothing) * first;
     const double smooth_part = k.smoothing / static_cast<double>(k.classes) * smooth;
     loss.value = first_part + smooth_part;
     loss.bound =
