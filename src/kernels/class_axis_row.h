@@ -18,7 +18,7 @@ struct Estimated {
 };
 
 // A row's constants: C, the label smoothing eps, Omega = the sum of the class weights (within
-// 2^-106 of it) and a gradient's divisor (a mean's total weight, exact or within 2^-106; 1
+// 2^-106 of it; 0 where eps is 0, which makes it unused) and a gradient's divisor (a mean's total weight, exact or within 2^-106; 1
 // otherwise).
 struct RowConstants {
   int64_t classes = 0;

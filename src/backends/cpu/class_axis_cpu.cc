@@ -363,10 +363,12 @@ RowConstants ConstantsOf(const Launch& launch) {
   RowConstants k;
   k.classes = problem.classes;
   k.smoothing = problem.label_smoothing;
-  const Weights weights = WeightsOf(launch);
-  ExactSum omega;
-  for (int64_t c = 0; c < problem.classes; ++c) omega.Add(weights(c));
-  k.weight_sum = LeadingTwo(omega);
+  if (k.smoothing != 0.0) {  // Omega's only use: the smoothing part (0 by default)
+    const Weights weights = WeightsOf(launch);
+    ExactSum omega;
+    for (int64_t c = 0; c < problem.classes; ++c) omega.Add(weights(c));
+    k.weight_sum = LeadingTwo(omega);
+  }
   if (problem.kind != LossKind::kGradSelf || problem.reduction != Reduction::kMean) return k;
   if (problem.operands[kTotalWeight].slot >= 0) {
     k.divisor = {LoadScalar(launch, kTotalWeight, kOne), 0.0};
