@@ -427,10 +427,11 @@ TEST(CrossEntropyLoss, PhaseOneCodes) {
                     const aclTensor* zloss) {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
-    return PlanOnly(aclnnCrossEntropyLossGetWorkspaceSize(
-                        input, target, weight, const_cast<char*>(reduction), -100, smoothing, 0.0,
-                        true, loss, t.log_prob.get(), zloss, t.lse.get(), &size, &executor),
-                    executor);
+    // Phase 1 before PlanOnly reads the executor it made (argument order is unspecified).
+    const aclnnStatus status = aclnnCrossEntropyLossGetWorkspaceSize(
+        input, target, weight, const_cast<char*>(reduction), -100, smoothing, 0.0, true, loss,
+        t.log_prob.get(), zloss, t.lse.get(), &size, &executor);
+    return PlanOnly(status, executor);
   };
   EXPECT_EQ(phase1(t.input.get(), t.target.get(), t.weight.get(), "mean", 0.0, t.loss.get(),
                    t.zloss.get()),
@@ -477,10 +478,10 @@ TEST(CrossEntropyLossGrad, PhaseOneCodes) {
                     const aclTensor* out) {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
-    return PlanOnly(aclnnCrossEntropyLossGradGetWorkspaceSize(
-                        grad, log_prob, t.target.get(), nullptr, nullptr, nullptr,
-                        const_cast<char*>(reduction), -100, 0.0, 0.0, out, &size, &executor),
-                    executor);
+    const aclnnStatus status = aclnnCrossEntropyLossGradGetWorkspaceSize(
+        grad, log_prob, t.target.get(), nullptr, nullptr, nullptr, const_cast<char*>(reduction),
+        -100, 0.0, 0.0, out, &size, &executor);
+    return PlanOnly(status, executor);
   };
   EXPECT_EQ(phase1(t.grad.get(), t.log_prob.get(), "none", t.out.get()), ACLNN_SUCCESS);
   EXPECT_EQ(phase1(scalar_grad.get(), t.log_prob.get(), nullptr, t.out.get()), ACLNN_SUCCESS);
