@@ -55,9 +55,25 @@ struct Total {
   double RoundedToOdd() const { return has_special ? special : finite.RoundedToOdd(); }
 };
 
+// The class weights (1 without a weight tensor).
+struct Weights {
+  const void* base;  // nullptr: no weights
+  FloatType type;
+  int64_t offset, stride;
+  double operator()(int64_t c) const {
+    return base == nullptr ? 1.0 : LoadAs32(base, type, offset + c * stride);
+  }
+  const float* Contiguous32() const {
+    return base != nullptr && type == FloatType::kFloat32 && stride == 1
+               ? static_cast<const float*>(base) + offset
+               : nullptr;
+  }
+};
+
 struct Launch {
   const ClassAxisProblem* problem = nullptr;
   const TensorAddresses* addresses = nullptr;
+  Weights weights;  // WeightsOf's, once per launch
   RowConstants constants;
   int64_t positions_per_block = 1;
   int64_t blocks = 0;
@@ -168,20 +184,6 @@ struct OutRow {
   }
 };
 
-// The class weights (1 without a weight tensor).
-struct Weights {
-  const void* base;  // nullptr: no weights
-  FloatType type;
-  int64_t offset, stride;
-  double operator()(int64_t c) const {
-    return base == nullptr ? 1.0 : LoadAs32(base, type, offset + c * stride);
-  }
-  const float* Contiguous32() const {
-    return base != nullptr && type == FloatType::kFloat32 && stride == 1
-               ? static_cast<const float*>(base) + offset
-               : nullptr;
-  }
-};
 Weights WeightsOf(const Launch& launch) {
   const ClassAxisProblem& problem = *launch.problem;
   const StridedOperand& weights = problem.operands[kWeight];
@@ -206,7 +208,7 @@ TargetIs ReadTarget(const Launch& launch, int64_t position, int64_t* target, dou
   *target = LoadInteger(at.base, problem.operands[kTarget].integer, at.element);
   if (*target == problem.ignore_index) return TargetIs::kIgnored;
   if (*target < 0 || *target >= problem.classes) return TargetIs::kOutOfRange;
-  *weight = WeightsOf(launch)(*target);
+  *weight = launch.weights(*target);
   return TargetIs::kCounted;
 }
 
@@ -236,8 +238,8 @@ double SettledLoss(const Launch& launch, int64_t position, int64_t target, const
   if (loss.bound == 0.0 || Settles(loss, launch.problem->operands[kOut].type, &value)) {
     return value;
   }
-  return math::exact::RoundToOdd(Family::ExactLossTerm(SelfRow(launch, position), WeightsOf(launch),
-                                                       target, launch.constants));
+  return math::exact::RoundToOdd(
+      Family::ExactLossTerm(SelfRow(launch, position), launch.weights, target, launch.constants));
 }
 
 template <class Family>
@@ -246,7 +248,7 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
   const ClassAxisProblem& problem = *launch.problem;
   const bool reduces = problem.reduction != Reduction::kNone;
   const bool has_log_prob = problem.operands[kLogProbOut].slot >= 0;
-  const Weights weights = WeightsOf(launch);
+  const Weights& weights = launch.weights;
   for (int64_t position = first; position < last; ++position) {
     int64_t target = 0;
     double class_weight = 0.0;
@@ -319,8 +321,8 @@ ExactSum ExactTotal(const Launch& launch) {
     int64_t target = 0;
     double class_weight = 0.0;
     if (ReadTarget(launch, position, &target, &class_weight) != TargetIs::kCounted) continue;
-    sum.Add(Family::ExactLossTerm(SelfRow(launch, position), WeightsOf(launch), target,
-                                  launch.constants));
+    sum.Add(
+        Family::ExactLossTerm(SelfRow(launch, position), launch.weights, target, launch.constants));
   }
   return sum;
 }
@@ -364,7 +366,7 @@ RowConstants ConstantsOf(const Launch& launch) {
   k.classes = problem.classes;
   k.smoothing = problem.label_smoothing;
   if (k.smoothing != 0.0) {  // Omega's only use: the smoothing part (0 by default)
-    const Weights weights = WeightsOf(launch);
+    const Weights& weights = launch.weights;
     ExactSum omega;
     for (int64_t c = 0; c < problem.classes; ++c) omega.Add(weights(c));
     k.weight_sum = LeadingTwo(omega);
@@ -403,6 +405,7 @@ const char* RunClassAxisCpu(const ClassAxisProblem& problem, const LaunchContext
   Launch launch;
   launch.problem = &problem;
   launch.addresses = &context.addresses;
+  launch.weights = WeightsOf(launch);
   launch.constants = ConstantsOf(launch);
   WithClassAxisFamily(problem.family, [&](auto family) {
     using Family = decltype(family);
