@@ -121,10 +121,9 @@ OPENACLNN_HOST_DEVICE inline LogSoftmaxGradient GradientFactorsOf(double gradien
 OPENACLNN_HOST_DEVICE inline Estimated EstimateGradient(const GradientInputs& in,
                                                         const LogSoftmaxGradient& f) {
   const double lp = in.log_probability;
-  if (lp > 0.0 || lp != lp) {
-    const double e = std::exp(lp), delta = in.at_target ? 1.0 : 0.0;
+  if (lp > 0.0 || lp != lp) {  // the formula's value; its bound holds for lp <= 0 only
     const double value =
-        ((f.a + f.b * f.omega) * e - f.a * delta - f.b * in.class_weight) * f.inverse_divisor;
+        EstimateLogSoftmaxGradient(std::exp(lp), in.at_target, in.class_weight, f).value;
     const bool formula = !std::isfinite(value) || lp != lp || lp > kLargestExponent;
     return {value, formula ? NAN : INFINITY};
   }
