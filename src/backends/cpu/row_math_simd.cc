@@ -144,9 +144,10 @@ void LogProbabilitiesRow(const float* row, int64_t classes, const lse::LogSumExp
   for (; c + lanes <= classes; c += lanes) {
     const auto shift = hn::Sub(max, Load(row + c));
     const auto value = hn::Neg(hn::Add(shift, log1p_rest));
-    // LogProbability's bound, widened as Settles widens it.
+    // LogProbability's bound, widened as Settles widens it (EndsBound).
     const auto bound =
-        hn::Mul(hn::MulAdd(hn::Sub(shift, value), hn::Set(d, 0x1p-53), rest_bound), widen);
+        hn::MulAdd(hn::MulAdd(hn::Sub(shift, value), hn::Set(d, 0x1p-53), rest_bound), widen,
+                   hn::Mul(hn::Abs(value), hn::Set(d, 0x1p-52)));
     const auto low = hn::BitCast(du, hn::DemoteTo(df, hn::Sub(value, bound)));
     const auto high = hn::BitCast(du, hn::DemoteTo(df, hn::Add(value, bound)));
     hn::StoreU(hn::DemoteTo(df, value), df, out + c);
@@ -204,9 +205,9 @@ void LogSoftmaxGradientRow(const float* row, int64_t classes, const float* weigh
     const auto exp_error =
         hn::MulAdd(exponential, hn::Set(d, lse::kExpError), hn::Set(d, lse::kTermFloor));
     const auto bound =
-        hn::Mul(hn::MulAdd(hn::MulAdd(magnitude, exp_error, hn::Mul(parts, hn::Set(d, 0x1p-50))),
-                           hn::Abs(inverse), hn::Mul(hn::Abs(value), hn::Set(d, 0x1p-51))),
-                hn::Set(d, kWiden));
+        hn::MulAdd(hn::MulAdd(hn::MulAdd(magnitude, exp_error, hn::Mul(parts, hn::Set(d, 0x1p-50))),
+                              hn::Abs(inverse), hn::Mul(hn::Abs(value), hn::Set(d, 0x1p-51))),
+                   hn::Set(d, kWiden), hn::Mul(hn::Abs(value), hn::Set(d, 0x1p-52)));  // EndsBound
     const auto low = hn::BitCast(du, hn::DemoteTo(df, hn::Sub(value, bound)));
     const auto high = hn::BitCast(du, hn::DemoteTo(df, hn::Add(value, bound)));
     hn::StoreU(hn::DemoteTo(df, value), df, out + c);
