@@ -67,11 +67,12 @@ OPENACLNN_HOST_DEVICE inline void StoreFrom32(void* base, FloatType type, int64_
 OPENACLNN_HOST_DEVICE inline int64_t ElementOf(const StridedOperand& operand, const int64_t* shape,
                                                int rank, int64_t flat) {
   int64_t element = operand.offset;
-  for (int d = rank - 1; d >= 0; --d) {
+  for (int d = rank - 1; d > 0; --d) {
     element += (flat % shape[d]) * operand.strides[d];
     flat /= shape[d];
   }
-  return element;
+  // What is left of flat is below shape[0]: the leading dimension needs no division.
+  return rank > 0 ? element + flat * operand.strides[0] : element;
 }
 
 // True when the operand's elements lie in memory in flat-index order with no gaps, so a range
