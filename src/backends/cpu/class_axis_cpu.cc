@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "backends/cpu/row_math.h"
@@ -26,17 +27,25 @@ namespace {
 
 using math::exact::ExactSum;
 
-// An exact sum of finite terms beside the fp64 sum of the others (infinities and NaNs, whose sum
-// is the same in any order): the value is the latter where there is one. `bound`: the sum of the
-// finite terms' error bounds (0 where every term is exact).
+// A sum of estimated terms in fp64, added in any order, beside what bounds its distance from the
+// sum of the terms' exact values (Estimate): their own bounds, and the additions' roundings, at
+// most gamma(n) = n 2^-53 / (1 - n 2^-53) times the sum of the terms' magnitudes for n terms in any
+// order (Higham, Accuracy and Stability of Numerical Algorithms, 4.2). A result whose rounding
+// this leaves open takes the exact pass (ExactTotals). Infinities and NaNs apart: their sum is
+// the same in any order.
+// An estimate that settles nothing.
+Estimated Open() { return {0.0, std::numeric_limits<double>::infinity()}; }
+
 struct Total {
-  ExactSum finite;
-  double bound = 0.0;
+  double sum = 0.0, magnitude = 0.0, bound = 0.0;
+  int64_t count = 0;
   double special = 0.0;
   bool has_special = false;
   void Add(double term) {
     if (std::isfinite(term)) {
-      finite.Add(term);
+      sum += term;
+      magnitude += std::fabs(term);
+      ++count;
     } else {
       special += term;
       has_special = true;
@@ -47,12 +56,20 @@ struct Total {
     if (std::isfinite(term.value)) bound += term.bound;
   }
   void Add(const Total& other) {
-    finite.Add(other.finite);
+    sum += other.sum;
+    magnitude += other.magnitude;
     bound += other.bound;
+    count += other.count;
     if (other.has_special) Add(other.special);
   }
-  // A double whose one rounding to any output type is the total's.
-  double RoundedToOdd() const { return has_special ? special : finite.RoundedToOdd(); }
+  // The finite terms' sum and its bound (Open() where it could overflow or n 2^-53 is not
+  // small). The bound's own roundings (in magnitude, in the sum of bounds and in the product,
+  // each within gamma(n) < 2^-21 relatively) are covered by a factor of 1 + 2^-19.
+  Estimated Estimate() const {
+    const double gamma = static_cast<double>(count) * 0x1p-53;
+    if (gamma >= 0x1p-22 || !std::isfinite(magnitude)) return Open();
+    return {sum, (bound + gamma * (1.0 + 0x1p-21) * magnitude) * (1.0 + 0x1p-19)};
+  }
 };
 
 // The class weights (1 without a weight tensor).
@@ -202,7 +219,8 @@ OutRow RowOf(const Launch& launch, int which, int64_t position) {
 
 // A position's target: counted (its class, its weight), ignored, or out of range (a fault).
 enum class TargetIs { kCounted, kIgnored, kOutOfRange };
-TargetIs ReadTarget(const Launch& launch, int64_t position, int64_t* target, double* weight) {
+inline TargetIs ReadTarget(const Launch& launch, int64_t position, int64_t* target,
+                           double* weight) {
   const ClassAxisProblem& problem = *launch.problem;
   const At at = Locate(launch, kTarget, position);
   *target = LoadInteger(at.base, problem.operands[kTarget].integer, at.element);
@@ -249,6 +267,7 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
   const bool reduces = problem.reduction != Reduction::kNone;
   const bool has_log_prob = problem.operands[kLogProbOut].slot >= 0;
   const Weights& weights = launch.weights;
+  Total block_loss, block_weight;  // local, so that they can live in registers
   for (int64_t position = first; position < last; ++position) {
     int64_t target = 0;
     double class_weight = 0.0;
@@ -278,10 +297,63 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
                                : term.value;
       StoreAt(launch, kOut, position, value);
     } else if (is != TargetIs::kIgnored) {
-      loss->Add(term);
-      if (is == TargetIs::kCounted) weight->Add(class_weight);
+      block_loss.Add(term);
+      if (is == TargetIs::kCounted) block_weight.Add(class_weight);
     }
   }
+  loss->Add(block_loss);
+  weight->Add(block_weight);
+}
+
+// A reduction's block of positions on one axis (rank 1) whose losses each read one element of
+// self (kLossReadsRows false: NLL's): a loop with nothing else in it, so that many positions'
+// gathered loads are in flight at once. RunBlock's results, as it would add them.
+template <class Family, class Index>
+void ReduceGathered(const Launch& launch, int64_t first, int64_t last, Total* loss, Total* weight,
+                    int64_t* fault_position, int64_t* fault_target) {
+  const ClassAxisProblem& problem = *launch.problem;
+  const At targets = Locate(launch, kTarget, first);
+  const Index* target = static_cast<const Index*>(targets.base) + targets.element;
+  const int64_t target_step = problem.operands[kTarget].strides[0];
+  const int64_t self_step = problem.operands[kSelf].strides[0];
+  Row row = SelfRow(launch, first);
+  Total block_loss, block_weight;
+  for (int64_t position = first; position < last;
+       ++position, target += target_step, row.start += self_step) {
+    int64_t index = *target;
+    if (index == problem.ignore_index) continue;
+    if (index < 0 || index >= problem.classes) {
+      if (position < *fault_position) *fault_position = position, *fault_target = index;
+      block_loss.Add(kCanonicalNaN);
+      continue;
+    }
+    block_loss.Add(
+        Family::LossRow(row, launch.weights, static_cast<Row*>(nullptr), &index, launch.constants));
+    block_weight.Add(launch.weights(index));
+  }
+  loss->Add(block_loss);
+  weight->Add(block_weight);
+}
+
+// RunBlock, or ReduceGathered where it applies.
+template <class Family>
+void RunPositions(Launch& launch, int64_t first, int64_t last, Total* loss, Total* weight,
+                  int64_t* fault_position, int64_t* fault_target) {
+  const ClassAxisProblem& problem = *launch.problem;
+  if constexpr (!Family::kLossReadsRows) {
+    if (problem.kind == LossKind::kLoss && problem.reduction != Reduction::kNone &&
+        problem.rank == 1) {
+      if (problem.operands[kTarget].integer == IntegerType::kInt64) {
+        return ReduceGathered<Family, int64_t>(launch, first, last, loss, weight, fault_position,
+                                               fault_target);
+      }
+      if (problem.operands[kTarget].integer == IntegerType::kInt32) {
+        return ReduceGathered<Family, int32_t>(launch, first, last, loss, weight, fault_position,
+                                               fault_target);
+      }
+    }
+  }
+  RunBlock<Family>(launch, first, last, loss, weight, fault_position, fault_target);
 }
 
 template <class Family>
@@ -294,8 +366,8 @@ void RunWorker(void* context, int /*worker*/) {
     const int64_t block = launch.next_block.fetch_add(1, std::memory_order_relaxed);
     if (block >= launch.blocks) break;
     const int64_t first = block * launch.positions_per_block;
-    RunBlock<Family>(launch, first, std::min(positions, first + launch.positions_per_block), &loss,
-                     &weight, &fault_position, &fault_target);
+    RunPositions<Family>(launch, first, std::min(positions, first + launch.positions_per_block),
+                         &loss, &weight, &fault_position, &fault_target);
   }
   std::lock_guard<std::mutex> lock(launch.mu);
   launch.loss.Add(loss);
@@ -306,54 +378,70 @@ void RunWorker(void* context, int /*worker*/) {
   }
 }
 
-// A finite sum, or its exact quotient by the total weight (a mean), rounded once to `type`.
-double Rounded(const ExactSum& sum, const Launch& launch, FloatType type) {
-  if (launch.problem->reduction != Reduction::kMean) return sum.RoundedToOdd();
-  return math::exact::RoundedQuotient(sum, launch.weight.finite, type);
-}
-
-// The exact pass of a reduction whose bounds left its rounding open: every counted position's
-// term again, exact or in double-double, summed exactly. Rare: one thread.
+// A reduction's sum and total weight, exact: every counted position's term again (exact or in
+// double-double) and its weight. For the results the estimates leave open, which are rare: one
+// thread.
+struct ExactTotals {
+  ExactSum loss, weight;
+};
 template <class Family>
-ExactSum ExactTotal(const Launch& launch) {
-  ExactSum sum;
+ExactTotals ExactPass(const Launch& launch) {
+  ExactTotals totals;
   for (int64_t position = 0; position < launch.problem->positions; ++position) {
     int64_t target = 0;
     double class_weight = 0.0;
     if (ReadTarget(launch, position, &target, &class_weight) != TargetIs::kCounted) continue;
-    sum.Add(
+    totals.weight.Add(class_weight);
+    totals.loss.Add(
         Family::ExactLossTerm(SelfRow(launch, position), launch.weights, target, launch.constants));
   }
-  return sum;
+  return totals;
 }
 
-// The reduced loss (the sum, or its exact quotient by the total weight) and the total weight.
+// The estimate of the sum S over the total weight W, and its bound: with |S* - S| <= eS and
+// |W* - W| <= eW < |W|, |S*/W* - S/W| <= (eS + |S/W| eW) / (|W| - eW), and fl(S/W) is within
+// 2^-53 of S/W. Open() where W's sign is open or the quotient is not finite.
+Estimated Quotient(const Estimated& sum, const Estimated& weight) {
+  const double margin = std::fabs(weight.value) - weight.bound;
+  const double q = sum.value / weight.value;
+  if (!(margin > 0.0) || !std::isfinite(q)) return Open();
+  const double magnitude = std::fabs(q) * (1.0 + 0x1p-52);
+  return {q, (sum.bound + magnitude * weight.bound) / margin + magnitude * 0x1p-53};
+}
+
+// The reduced loss (the sum, or its quotient by the total weight) and the total weight, each
+// rounded once: from the estimates where their bounds settle it, else from the exact pass.
 template <class Family>
 void StoreTotals(const Launch& launch) {
   const ClassAxisProblem& problem = *launch.problem;
   if (problem.kind != LossKind::kLoss) return;
+  std::optional<ExactTotals> exact;
+  const auto exact_totals = [&]() -> const ExactTotals& {
+    if (!exact) exact = ExactPass<Family>(launch);
+    return *exact;
+  };
+  const Total& loss = launch.loss;
+  const Total& weight = launch.weight;
+  const auto total_weight = [&](FloatType type) {
+    double value = weight.special;
+    if (weight.has_special || Settles(weight.Estimate(), type, &value)) return value;
+    return exact_totals().weight.RoundedToOdd();
+  };
   if (problem.operands[kTotalWeightOut].slot >= 0) {
-    StoreAt(launch, kTotalWeightOut, kOne, launch.weight.RoundedToOdd());
+    StoreAt(launch, kTotalWeightOut, kOne, total_weight(problem.operands[kTotalWeightOut].type));
   }
   if (problem.reduction == Reduction::kNone) return;
   const FloatType type = problem.operands[kOut].type;
+  const bool mean = problem.reduction == Reduction::kMean;
   double value;
-  if (launch.loss.has_special || launch.weight.has_special) {
-    value = launch.loss.RoundedToOdd();
-    if (problem.reduction == Reduction::kMean) value /= launch.weight.RoundedToOdd();
-  } else if (launch.loss.bound == 0.0) {
-    value = Rounded(launch.loss.finite, launch, type);
-  } else {
-    // The exact total lies within the bound of the terms' exact sum: where both ends round alike
-    // (a mean's quotient is monotonic in its numerator), so does it.
-    const double bound = launch.loss.bound * kWiden;
-    ExactSum low = launch.loss.finite, high = launch.loss.finite;
-    low.Add(-bound);
-    high.Add(bound);
-    value = Rounded(low, launch, type);
-    if (RoundOnce(value, type) != RoundOnce(Rounded(high, launch, type), type)) {
-      value = Rounded(ExactTotal<Family>(launch), launch, type);
-    }
+  if (loss.has_special || weight.has_special) {
+    value = loss.has_special ? loss.special : exact_totals().loss.RoundedToOdd();
+    if (mean) value /= total_weight(FloatType::kFloat32);  // a special's class, its sign
+  } else if (!Settles(mean ? Quotient(loss.Estimate(), weight.Estimate()) : loss.Estimate(), type,
+                      &value)) {
+    const ExactTotals& totals = exact_totals();
+    value = mean ? math::exact::RoundedQuotient(totals.loss, totals.weight, type)
+                 : totals.loss.RoundedToOdd();
   }
   StoreAt(launch, kOut, kOne, value);
 }
@@ -410,7 +498,9 @@ const char* RunClassAxisCpu(const ClassAxisProblem& problem, const LaunchContext
   WithClassAxisFamily(problem.family, [&](auto family) {
     using Family = decltype(family);
     const bool reads_rows = problem.kind == LossKind::kGradSelf || Family::kLossReadsRows;
-    const int64_t per_position = reads_rows ? std::max<int64_t>(1, problem.classes) : 1;
+    // A position that reads one element costs about as much as eight that stream (a gathered
+    // load, the target's check and weight).
+    const int64_t per_position = reads_rows ? std::max<int64_t>(1, problem.classes) : 8;
     launch.positions_per_block = std::max<int64_t>(1, kReductionBlock / per_position);
     launch.blocks =
         (problem.positions + launch.positions_per_block - 1) / launch.positions_per_block;
