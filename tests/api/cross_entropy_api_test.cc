@@ -7,6 +7,7 @@
 // fp32 rounding boundary (the fp64 estimate cannot settle it); and out-of-range targets.
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -323,6 +324,47 @@ TEST(CrossEntropyLoss, HardRows) {
   Problem one = Draw(5, 1, ACL_FLOAT, "none", 0.0, false, 3);
   one.target = {0, 0, 0, 0, 0};
   CheckForward(one);
+}
+
+// Rows shorter than a vector of doubles' worth of 32 are estimated a vector of rows at a time (one
+// row per lane): ties for the maximum (its first index counts), rows of equal logits (rest above
+// 1), dominant targets, -inf logits, and a NaN, a +inf and an all -inf row inside vector groups,
+// whose other rows must not be disturbed by them.
+TEST(CrossEntropyLoss, ShortRowsAVectorOfRowsAtATime) {
+  for (int64_t classes : {1, 2, 5, 16, 31}) {
+    SCOPED_TRACE("classes " + std::to_string(classes));
+    Problem p = Draw(40, classes, ACL_FLOAT, "none", 0.0, false, 40 + classes);
+    for (int64_t n = 0; n < p.rows; ++n) {
+      float* row = p.logits.data() + n * classes;
+      const int64_t last = classes - 1;
+      switch (n % 5) {
+        case 0:
+          std::fill(row, row + classes, 1.5f);
+          break;  // all tied
+        case 1:
+          row[p.target[n] < 0 ? 0 : p.target[n]] = 100.0f;
+          break;  // dominant
+        case 2:
+          row[last] = -INFINITY;
+          break;
+        case 3:
+          row[0] = row[last] = 8.0f;
+          break;  // a tie at the top, first index 0
+        default:
+          break;
+      }
+    }
+    p.logits[17 * classes] = NAN;
+    p.logits[26 * classes + classes / 2] = INFINITY;
+    std::fill(p.logits.begin() + 33 * classes, p.logits.begin() + 34 * classes, -INFINITY);
+    CheckForward(p);
+    p.reduction = "mean";
+    p.smoothing = 0.25;
+    p.logits[17 * classes] = 0.0f;
+    p.logits[26 * classes + classes / 2] = 0.0f;
+    std::fill(p.logits.begin() + 33 * classes, p.logits.begin() + 34 * classes, 0.0f);
+    CheckForward(p);
+  }
 }
 
 // A row [0, y1, y2, y3] whose log-probability at class 0, -log1p(e^y1 + e^y2 + e^y3), lies within

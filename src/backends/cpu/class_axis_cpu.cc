@@ -122,12 +122,14 @@ struct Row {
   const void* base;
   FloatType type;
   int64_t start, stride;
+  const log_sum_exp::LogSumExp* log_sum_exp = nullptr;  // computed beforehand (ShortRows)
   double At(int64_t c) const { return LoadAs32(base, type, start + c * stride); }
   const float* Contiguous32() const {
     return type == FloatType::kFloat32 && stride == 1 ? static_cast<const float*>(base) + start
                                                       : nullptr;
   }
   log_sum_exp::LogSumExp LogSumExp(int64_t classes) const {
+    if (log_sum_exp != nullptr) return *log_sum_exp;
     if (const float* row = Contiguous32()) return EstimateLogSumExp32(row, classes);
     return log_sum_exp::EstimateLogSumExp(*this, classes);
   }
@@ -260,6 +262,26 @@ double SettledLoss(const Launch& launch, int64_t position, int64_t target, const
       Family::ExactLossTerm(SelfRow(launch, position), launch.weights, target, launch.constants));
 }
 
+// The log-sum-exps of a block's rows, where they are short contiguous fp32 rows one position
+// apart on one axis, computed a vector of rows at a time (EstimateLogSumExpRows32) in the calling
+// thread's scratch: entry p - first is position p's. nullptr where the rows are not such, or the
+// family's losses do not read their rows.
+template <class Family>
+const log_sum_exp::LogSumExp* ShortRows(const Launch& launch, int64_t first, int64_t last) {
+  const ClassAxisProblem& problem = *launch.problem;
+  if (!Family::kLossReadsRows || problem.kind != LossKind::kLoss || problem.rank != 1 ||
+      problem.classes >= kShortRow || problem.operands[kSelf].strides[0] >= (int64_t{1} << 24)) {
+    return nullptr;
+  }
+  const float* row = SelfRow(launch, first).Contiguous32();
+  if (row == nullptr) return nullptr;
+  thread_local std::vector<log_sum_exp::LogSumExp> rows;
+  if (static_cast<int64_t>(rows.size()) < last - first) rows.resize(last - first);
+  EstimateLogSumExpRows32(row, last - first, problem.classes, problem.operands[kSelf].strides[0],
+                          rows.data());
+  return rows.data();
+}
+
 template <class Family>
 void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* weight,
               int64_t* fault_position, int64_t* fault_target) {
@@ -268,6 +290,7 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
   const bool has_log_prob = problem.operands[kLogProbOut].slot >= 0;
   const Weights& weights = launch.weights;
   Total block_loss, block_weight;  // local, so that they can live in registers
+  const log_sum_exp::LogSumExp* short_rows = ShortRows<Family>(launch, first, last);
   for (int64_t position = first; position < last; ++position) {
     int64_t target = 0;
     double class_weight = 0.0;
@@ -276,7 +299,8 @@ void RunBlock(Launch& launch, int64_t first, int64_t last, Total* loss, Total* w
       *fault_position = position;
       *fault_target = target;
     }
-    const Row row = SelfRow(launch, position);
+    Row row = SelfRow(launch, position);
+    if (short_rows != nullptr) row.log_sum_exp = &short_rows[position - first];
     if (problem.kind == LossKind::kGradSelf) {
       OutRow out_row = RowOf(launch, kOut, position);
       if (is == TargetIs::kIgnored) out_row.Zero();

@@ -12,6 +12,13 @@ namespace openaclnn::cpu {
 // The row's log-sum-exp estimate (log_sum_exp::EstimateLogSumExp).
 log_sum_exp::LogSumExp EstimateLogSumExp32(const float* row, int64_t classes);
 
+// EstimateLogSumExp32 of `count` rows of C values each, `stride` floats apart, into out[0..count):
+// one row per vector lane, for rows too short to fill vectors themselves (C below kShortRow, and
+// stride below 2^24).
+void EstimateLogSumExpRows32(const float* rows, int64_t count, int64_t classes, int64_t stride,
+                             log_sum_exp::LogSumExp* out);
+inline constexpr int64_t kShortRow = 32;
+
 // Each log-probability rounded once into `out` (log_sum_exp::WriteLogProbabilities): lanes whose
 // bound settles them from the vector estimate, the others one at a time.
 void WriteLogProbabilities32(const float* row, int64_t classes, const log_sum_exp::LogSumExp& lse,

@@ -127,6 +127,78 @@ lse::LogSumExp LogSumExpRow(const float* row, int64_t classes) {
 #endif
 }
 
+// LogSumExpRow of `count` short rows, `stride` floats apart, one row per fp64 lane: the per-row
+// costs (the lanes' sums, log1p, the tails) are shared by a vector of rows. Each lane's sums are
+// LogSumExpRow's, term by term (Neumaier's compensation, the same `shifted`), and WithLog1pRest's
+// bound is formed lane by lane; a group holding a special row takes LogSumExpRow row by row.
+void LogSumExpRows(const float* rows, int64_t count, int64_t classes, int64_t stride,
+                   lse::LogSumExp* out) {
+  int64_t r = 0;
+#if HWY_NATIVE_FMA
+  const D64 d;
+  const DF df;
+  const hn::RebindToSigned<DF> di;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto offsets = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(stride)));
+  const auto gather = [&](const float* base, int64_t c) {
+    return hn::PromoteTo(d, hn::GatherIndex(df, base + c, offsets));
+  };
+  const auto none = hn::Set(d, static_cast<double>(classes));
+  alignas(64) double maxes[HWY_MAX_BYTES / sizeof(double)], tops[HWY_MAX_BYTES / sizeof(double)];
+  alignas(64) double logs[HWY_MAX_BYTES / sizeof(double)], bounds[HWY_MAX_BYTES / sizeof(double)];
+  // The group's values, gathered once (classes < kShortRow).
+  alignas(64) double values[cpu::kShortRow * HWY_MAX_BYTES / sizeof(double)];
+  const auto value = [&](int64_t c) { return hn::Load(d, values + c * lanes); };
+  for (; r + lanes <= count; r += lanes) {
+    const float* base = rows + r * stride;
+    auto max = hn::Set(d, -INFINITY);
+    auto special = hn::FirstN(d, 0);
+    for (int64_t c = 0; c < classes; ++c) {
+      const auto x = gather(base, c);
+      hn::Store(x, d, values + c * lanes);
+      max = hn::Max(max, x);
+      special = hn::Or(special, hn::Not(hn::Lt(x, hn::Set(d, INFINITY))));
+    }
+    if (!hn::AllFalse(d, hn::Or(special, hn::Eq(max, hn::Set(d, -INFINITY))))) {
+      for (int64_t k = 0; k < lanes; ++k) out[r + k] = LogSumExpRow(base + k * stride, classes);
+      continue;
+    }
+    auto top = none;  // the first index of the maximum
+    for (int64_t c = classes - 1; c >= 0; --c) {
+      top = hn::IfThenElse(hn::Eq(value(c), max), hn::Set(d, static_cast<double>(c)), top);
+    }
+    auto sum = hn::Zero(d), compensation = hn::Zero(d), shifted = hn::Zero(d);
+    for (int64_t c = 0; c < classes; ++c) {
+      const auto a = hn::Sub(max, value(c));
+      const auto term =
+          hn::IfThenZeroElse(hn::Eq(hn::Set(d, static_cast<double>(c)), top), ExpNeg64<O64>(a));
+      AddCompensated(term, sum, compensation);
+      shifted = hn::MulAdd(hn::IfThenZeroElse(hn::IsInf(a), a), term, shifted);
+    }
+    // WithLog1pRest, lane by lane.
+    const auto rest = hn::Add(sum, compensation);
+    const auto rest_bound = hn::Add(hn::MulAdd(rest, hn::Set(d, lse::kExpError + 0x1p-51),
+                                               hn::Mul(shifted, hn::Set(d, 0x1p-52))),
+                                    hn::Set(d, static_cast<double>(classes) * lse::kTermFloor));
+    const auto small = hn::Le(rest, hn::Set(d, 1.0));
+    auto log = Log1p64<O64>(hn::Min(rest, hn::Set(d, 1.0)));
+    auto bound = rest_bound;
+    if (!hn::AllTrue(d, small)) {
+      log = hn::IfThenElse(small, log, Log64<O64>(hn::Add(hn::Set(d, 1.0), rest)));
+      bound = hn::IfThenElse(small, bound, hn::Add(bound, hn::Set(d, 0x1p-53)));
+    }
+    hn::Store(max, d, maxes);
+    hn::Store(top, d, tops);
+    hn::Store(log, d, logs);
+    hn::Store(hn::MulAdd(log, hn::Set(d, lse::kLogError), bound), d, bounds);
+    for (int64_t k = 0; k < lanes; ++k) {
+      out[r + k] = {maxes[k], static_cast<int64_t>(tops[k]), {logs[k], bounds[k]}, false};
+    }
+  }
+#endif
+  for (; r < count; ++r) out[r] = LogSumExpRow(rows + r * stride, classes);
+}
+
 void LogProbabilitiesRow(const float* row, int64_t classes, const lse::LogSumExp& estimate,
                          float* out) {
   const FloatRow source{row};
@@ -232,6 +304,7 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::cpu {
 
 HWY_EXPORT(LogSumExpRow);
+HWY_EXPORT(LogSumExpRows);
 HWY_EXPORT(LogProbabilitiesRow);
 HWY_EXPORT(ExponentialsRow);
 HWY_EXPORT(LogSoftmaxGradientRow);
@@ -249,6 +322,11 @@ void Exponentials32(const float* row, int64_t classes, double* e) {
 
 log_sum_exp::LogSumExp EstimateLogSumExp32(const float* row, int64_t classes) {
   return HWY_DYNAMIC_DISPATCH(LogSumExpRow)(row, classes);
+}
+
+void EstimateLogSumExpRows32(const float* rows, int64_t count, int64_t classes, int64_t stride,
+                             log_sum_exp::LogSumExp* out) {
+  HWY_DYNAMIC_DISPATCH(LogSumExpRows)(rows, count, classes, stride, out);
 }
 
 void WriteLogProbabilities32(const float* row, int64_t classes, const log_sum_exp::LogSumExp& lse,
