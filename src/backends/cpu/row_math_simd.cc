@@ -35,33 +35,44 @@ using DU = hn::RebindToUnsigned<DF>;
 
 hn::Vec<D64> Load(const float* from) { return hn::PromoteTo(D64(), hn::LoadU(DF(), from)); }
 
-// The maximum and whether any value is NaN or +inf, over the whole vectors.
-lse::LogSumExp Maximum(const float* row, int64_t classes, int64_t whole) {
-  const D64 d;
-  auto max = hn::Set(d, -INFINITY);
-  auto special = hn::Zero(d);  // a lane is not 0 where some value was NaN or +inf
-  for (int64_t c = 0; c < whole; c += hn::Lanes(d)) {
-    const auto x = Load(row + c);
+// The row's maximum and its first index, special where a value is NaN or +inf or none is finite
+// (RowMaximum's), in full vectors of floats: the maximum of floats is exact.
+lse::LogSumExp Maximum(const float* row, int64_t classes) {
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto infinity = hn::Set(df, INFINITY);
+  auto max = hn::Set(df, -INFINITY);
+  auto special = hn::FirstN(df, 0);
+  int64_t c = 0;
+  for (; c + lanes <= classes; c += lanes) {
+    const auto x = hn::LoadU(df, row + c);
     max = hn::Max(max, x);
-    special = hn::Or(special, hn::VecFromMask(d, hn::Not(hn::Lt(x, hn::Set(d, INFINITY)))));
+    special = hn::Or(special, hn::Not(hn::Lt(x, infinity)));
   }
   lse::LogSumExp result;
-  double m = hn::GetLane(hn::MaxOfLanes(d, max));
-  result.special = !hn::AllTrue(d, hn::Eq(special, hn::Zero(d)));
-  for (int64_t c = whole; c < classes; ++c) {
-    const double x = row[c];
-    result.special = result.special || !(x < INFINITY);
-    m = x > m ? x : m;
+  float m = hn::GetLane(hn::MaxOfLanes(df, max));
+  result.special = !hn::AllFalse(df, special);
+  for (; c < classes; ++c) {
+    result.special = result.special || !(row[c] < INFINITY);
+    m = row[c] > m ? row[c] : m;
   }
   result.special = result.special || m == -INFINITY;  // no finite value: no first maximum
-  for (int64_t c = 0; c < classes && !result.special; ++c) {
-    if (static_cast<double>(row[c]) == m) {
+  result.max = m;
+  if (result.special) return result;
+  const auto top = hn::Set(df, m);
+  for (c = 0; c + lanes <= classes; c += lanes) {
+    const intptr_t lane = hn::FindFirstTrue(df, hn::Eq(hn::LoadU(df, row + c), top));
+    if (lane >= 0) {
+      result.top = c + lane;
+      return result;
+    }
+  }
+  for (; c < classes; ++c) {
+    if (row[c] == m) {
       result.top = c;
       break;
     }
   }
-  result.max = m;
-  result.special = result.special || result.top < 0;
   return result;
 }
 
@@ -83,7 +94,7 @@ lse::LogSumExp LogSumExpRow(const float* row, int64_t classes) {
   const D64 d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const int64_t whole = classes / lanes * lanes;
-  lse::LogSumExp result = Maximum(row, classes, whole);
+  lse::LogSumExp result = Maximum(row, classes);
   if (result.special) return result;
   const auto max = hn::Set(d, result.max);
   const auto top = hn::Set(d, static_cast<double>(result.top));
