@@ -1,8 +1,8 @@
 // The CUDA kernels' steps (backends/cuda/loss_kernels_cuda_block.h: strided reads, the element
-// formula, stores, lane sums, the block fold and the combine) run here as host code, in the order
-// the GPU runs them, and must give the CPU backend's bits for every kind, reduction, dtype and
-// layout. What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh
-// does.
+// formula, stores, lane sums, the block fold and the combine; class_axis_cuda_steps.h: the
+// class-axis kernel's threads, block folds and finish) run here as host code, in the order the GPU
+// runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout. What
+// this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
 #include <gtest/gtest.h>
 
 #include <algorithm>
