@@ -19,6 +19,10 @@
 
 namespace openaclnn {
 
+// Host/device: a host-only `visit` (a kernel launch) is allowed too.
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
 template <class Visit>
 OPENACLNN_HOST_DEVICE decltype(auto) WithClassAxisFamily(LossFamily family, Visit&& visit) {
   if (family == LossFamily::kCrossEntropy) return visit(CrossEntropyFamily{});

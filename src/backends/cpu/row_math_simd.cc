@@ -299,13 +299,13 @@ void LogSoftmaxGradientRow(const float* row, int64_t classes, const float* weigh
                          hn::AllTrue(d, hn::IsFinite(value));
     if (settled) continue;
     for (int64_t k = c; k < c + lanes; ++k)
-      out[k] = static_cast<float>(open.round(open.context, k));
+      out[k] = static_cast<float>(CanonicalNaN(open.round(open.context, k)));
   }
 #else
   (void)weights, (void)target, (void)f;  // the scalar elements of `open` hold them
 #endif
   for (int64_t k = c; k < classes; ++k) e[k] = row[k] <= 0.0f ? lse::ExpOfNonPositive(row[k]) : 0.0;
-  for (; c < classes; ++c) out[c] = static_cast<float>(open.round(open.context, c));
+  for (; c < classes; ++c) out[c] = static_cast<float>(CanonicalNaN(open.round(open.context, c)));
 }
 
 }  // namespace openaclnn::HWY_NAMESPACE

@@ -8,8 +8,10 @@
 // doubt the exact pass runs (two more kernels, which return at once otherwise).
 #include <cuda_runtime.h>
 
+#include "backends/cuda/class_axis_cuda.h"
 #include "backends/cuda/loss_kernels_cuda.h"
 #include "backends/cuda/loss_kernels_cuda_block.h"
+#include "kernels/class_axis_families.h"
 
 namespace openaclnn {
 namespace {
@@ -330,10 +332,10 @@ int NoHostThreads() { return 0; }
 }  // namespace
 
 const LossKernels kCudaLossKernels = {.abi_version = kLossKernelsAbiVersion,
-                                      .ops = kEveryFamilyKernelOps,
+                                      .ops = kEveryFamilyKernelOps | kEveryClassAxisKernelOps,
                                       .workspace_bytes = ReductionWorkspaceBytes,
                                       .run = RunCuda,
-                                      .run_class_axis = nullptr,  // no class-axis kernel yet
+                                      .run_class_axis = cuda::RunClassAxisCuda,
                                       .fill = FillCuda,
                                       .simd_target = NoSimdTarget,
                                       .threads = NoHostThreads};

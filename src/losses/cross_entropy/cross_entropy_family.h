@@ -1,12 +1,13 @@
 // The cross entropy family (aclnnCrossEntropyLoss, aclnnCrossEntropyLossGrad) as the backends'
 // class-axis code sees it (kernels/class_axis_families.h): a position's row of logits read through
-// `Row` (At(c); LogSumExp(C): the row's log-sum-exp estimate; Exponentials(C): e^x of each value
-// x <= 0, an array of C; both as kernels/log_sum_exp.h defines them), its class
-// weights through `Weights` (weights(c)), its log-probabilities and gradients written through
-// `OutRow` (Set(c, value): value a double whose one rounding to the output type is the result;
-// Fill(value); WriteLogProbabilities(row, lse): each rounded once; WriteLogSoftmaxGradient(row,
-// weights, target, factors, element): each element rounded once, its estimate where the bound
-// settles it, else element(c, exponentials), a double whose one rounding is the result).
+// `Row` (At(c); LogSumExp(C): the row's log-sum-exp estimate, as kernels/log_sum_exp.h defines
+// it), its class weights through `Weights` (weights(c)), its log-probabilities and gradients
+// written through `OutRow` (Set(c, value): value a double whose one rounding to the output type is
+// the result; Fill(value); WriteLogProbabilities(row, lse): each rounded once;
+// WriteLogSoftmaxGradient(row, weights, target, factors, element): each element rounded once, its
+// estimate where the bound settles it, else element(c, e), e = e^lp_c as
+// log_sum_exp::ExpOfNonPositive gives it (or within its bound; 0 where lp_c > 0), a double whose
+// one rounding is the result).
 #pragma once
 
 #include <cmath>
@@ -62,16 +63,15 @@ struct CrossEntropyFamily {
     using namespace cross_entropy;  // NOLINT(build/namespaces)
     const double target_weight = weights(target);
     const LogSoftmaxGradient factors = GradientFactorsOf(gradient, target_weight, k);
-    out.WriteLogSoftmaxGradient(
-        self, weights, target, factors, [&](int64_t c, const double* exponentials) {
-          const GradientInputs in{self.At(c),    exponentials[c], c == target,
-                                  target_weight, weights(c),      gradient};
-          double value;
-          if (!Settles(EstimateGradient(in, factors), type, &value)) {
-            value = math::exact::RoundToOdd(ExactGradient(in, k));
-          }
-          return value;
-        });
+    out.WriteLogSoftmaxGradient(self, weights, target, factors, [&](int64_t c, double exponential) {
+      const GradientInputs in{self.At(c),    exponential, c == target,
+                              target_weight, weights(c),  gradient};
+      double value;
+      if (!Settles(EstimateGradient(in, factors), type, &value)) {
+        value = math::exact::RoundToOdd(ExactGradient(in, k));
+      }
+      return value;
+    });
   }
 };
 

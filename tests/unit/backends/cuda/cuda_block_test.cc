@@ -1,19 +1,23 @@
 // The CUDA kernels' steps (backends/cuda/loss_kernels_cuda_block.h: strided reads, the element
-// formula, stores, lane sums, the block fold and the combine) run here as host code, in the order
-// the GPU runs them, and must give the CPU backend's bits for every kind, reduction, dtype and
-// layout. What this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh
-// does.
+// formula, stores, lane sums, the block fold and the combine; class_axis_cuda_steps.h: the
+// class-axis kernel's threads, block folds and finish) run here as host code, in the order the GPU
+// runs them, and must give the CPU backend's bits for every kind, reduction, dtype and layout. What
+// this cannot cover (the GPU's own arithmetic, the vector loads) scripts/gpu-check.sh does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "../../kernels/mean_gradient_boundaries.h"
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cuda/class_axis_cuda_steps.h"
 #include "backends/cuda/loss_kernels_cuda_block.h"
+#include "kernels/class_axis_problem.h"
 #include "kernels/loss_problem.h"
 
 namespace openaclnn {
@@ -524,6 +528,178 @@ INSTANTIATE_TEST_SUITE_P(
                       IntegerCase{Reduction::kNone, IntegerType::kNone, FloatType::kFloat32},
                       IntegerCase{Reduction::kNone, IntegerType::kNone, FloatType::kFloat16},
                       IntegerCase{Reduction::kSum, IntegerType::kNone, FloatType::kBFloat16}));
+
+// The class-axis kernel (backends/cuda/class_axis_cuda_steps.h) as the GPU runs it: its kernels
+// one after another, each thread block's threads in thread order, the blocks in block order.
+const char* RunClassAxisAsCuda(const ClassAxisProblem& problem, const LaunchContext& context) {
+  const int64_t blocks = cuda::ClassAxisBlocks(problem);
+  std::vector<uint64_t> scratch((cuda::ClassAxisScratchBytes(blocks) + 7) / 8);
+  const cuda::ClassAxisLaunch launch = cuda::MakeClassAxisLaunch(problem, context, scratch.data());
+  if (class_axis::NeedsCountedWeights(problem)) {  // CountedWeightsKernel's atomic additions
+    *launch.counted_weights = math::exact::ExactSum();
+    for (int64_t thread = 0; thread < std::min(launch.Threads(), problem.positions); ++thread) {
+      math::exact::ExactSum sum;
+      cuda::AddCountedWeights(launch, thread, sum);
+      launch.counted_weights->Add(sum);
+    }
+  }
+  cuda::ComputeConstants(launch);  // ConstantsKernel
+  WithClassAxisFamily(problem.family, [&](auto family) {
+    using Family = decltype(family);
+    std::vector<cuda::ClassAxisPartial> threads(cuda::kClassAxisThreads);
+    for (int64_t block = 0; block < launch.blocks; ++block) {  // PositionsKernel
+      for (int t = 0; t < cuda::kClassAxisThreads; ++t) {
+        threads[t] =
+            cuda::RunThread<Family>(launch, *launch.constants, block * cuda::kClassAxisThreads + t);
+      }
+      launch.partials[block] = cuda::Folded(threads.data(), cuda::kClassAxisThreads);
+    }
+    cuda::Finish<Family>(launch);  // FinishKernel
+  });
+  return launch.fault->Any() ? class_axis::FaultText(problem, *launch.fault) : nullptr;
+}
+
+struct ClassAxisCase {
+  LossFamily family;
+  LossKind kind;
+  Reduction reduction;
+  FloatType type;
+  bool weighted = true;
+  double smoothing = 0.0;     // the cross entropy's
+  bool spatial = false;       // self [N, C, D] with int32 targets [N, D] (NLLLoss2d's layout)
+  bool out_of_range = false;  // two targets outside [0, C)
+};
+
+class CudaClassAxisStepsMatchCpu : public ::testing::TestWithParam<ClassAxisCase> {};
+
+// Slots of the launch's tensors.
+enum ClassAxisSlot { kSelfSlot, kTargetSlot, kWeightSlot, kOutSlot, kSecondSlot, kThirdSlot };
+
+// 3 thread blocks (the last short) of positions with 7 classes each: a quarter of the rows hold
+// a special (0, +-90, 3e7; inf and NaN unreduced), an eighth of the targets are ignored.
+TEST_P(CudaClassAxisStepsMatchCpu, BitForBit) {
+  const ClassAxisCase c = GetParam();
+  constexpr int64_t kClasses = 7, kRowsN = 5, kDepth = 150;
+  constexpr int64_t kIgnore = -100;
+  const int64_t positions = c.spatial ? kRowsN * kDepth : 700;
+  std::mt19937 rng(23);
+  const bool finite = c.reduction != Reduction::kNone;
+  const bool gradient = c.kind == LossKind::kGradSelf;
+  const bool cross_entropy = c.family == LossFamily::kCrossEntropy;
+  // A gradient's self is the cross entropy's log-probabilities (mostly <= 0).
+  const std::vector<uint32_t> self =
+      Storage(Values(rng, positions * kClasses, gradient ? -12.0f : -10.0f, gradient ? 0.5f : 10.0f,
+                     finite),
+              c.type);
+  std::vector<int64_t> targets(positions);
+  for (int64_t& t : targets) t = rng() % 8 == 0 ? kIgnore : static_cast<int64_t>(rng() % kClasses);
+  if (c.out_of_range) targets[500] = -5, targets[301] = kClasses;
+  std::vector<int32_t> targets32(targets.begin(), targets.end());
+  const std::vector<uint32_t> weight = Storage(Values(rng, kClasses, 0.25f, 3.0f, true), c.type);
+  const std::vector<uint32_t> grad = Storage(Values(rng, positions, -2.0f, 2.0f, true), c.type);
+  const std::vector<uint32_t> total_weight = Storage({412.5f}, c.type);
+
+  ClassAxisProblem problem;
+  problem.family = c.family;
+  problem.kind = c.kind;
+  problem.reduction = c.reduction;
+  problem.classes = kClasses;
+  problem.ignore_index = kIgnore;
+  problem.label_smoothing = c.smoothing;
+  problem.positions = positions;
+  problem.rank = c.spatial ? 2 : 1;
+  if (c.spatial) problem.shape[0] = kRowsN, problem.shape[1] = kDepth;
+  if (!c.spatial) problem.shape[0] = positions;
+  // self-shaped: [N, C] (class stride 1) or [N, C, D] (class stride D); per position: contiguous.
+  const auto self_shaped = [&](int which, int slot) {
+    problem.operands[which] = {.slot = slot, .type = c.type};
+    problem.operands[which].strides[0] = c.spatial ? kClasses * kDepth : kClasses;
+    problem.operands[which].strides[1] = c.spatial ? 1 : 0;
+    problem.class_strides[which] = c.spatial ? kDepth : 1;
+  };
+  const auto per_position = [&](int which, int slot) {
+    problem.operands[which] = {.slot = slot, .type = c.type};
+    problem.operands[which].strides[0] = c.spatial ? kDepth : 1;
+    problem.operands[which].strides[1] = c.spatial ? 1 : 0;
+  };
+  self_shaped(kSelf, kSelfSlot);
+  per_position(kTarget, kTargetSlot);
+  problem.operands[kTarget].integer = c.spatial ? IntegerType::kInt32 : IntegerType::kInt64;
+  if (c.weighted) {
+    problem.operands[kWeight] = {.slot = kWeightSlot, .type = c.type};
+    problem.class_strides[kWeight] = 1;
+  }
+  const bool unreduced = c.reduction == Reduction::kNone;
+  if (gradient) {
+    self_shaped(kOut, kOutSlot);
+    if (unreduced) per_position(kGradOutput, kSecondSlot);
+    if (!unreduced) problem.operands[kGradOutput] = {.slot = kSecondSlot, .type = c.type};
+    if (!cross_entropy) problem.operands[kTotalWeight] = {.slot = kThirdSlot, .type = c.type};
+  } else {
+    if (unreduced) per_position(kOut, kOutSlot);
+    if (!unreduced) problem.operands[kOut] = {.slot = kOutSlot, .type = c.type};
+    if (cross_entropy) self_shaped(kLogProbOut, kThirdSlot);
+    if (!cross_entropy) problem.operands[kTotalWeightOut] = {.slot = kSecondSlot, .type = c.type};
+  }
+
+  // Outputs start as the same garbage, so that an element one side leaves alone shows.
+  const size_t words = static_cast<size_t>(positions * kClasses);
+  std::vector<uint32_t> cpu_out(words, 0xabababab), cuda_out = cpu_out;
+  std::vector<uint32_t> cpu_second(words, 0xcdcdcdcd), cuda_second = cpu_second;
+  std::vector<uint32_t> cpu_third(words, 0xefefefef), cuda_third = cpu_third;
+  const auto context = [&](std::vector<uint32_t>& out, std::vector<uint32_t>& second,
+                           std::vector<uint32_t>& third) {
+    LaunchContext launch;
+    launch.addresses = {const_cast<uint32_t*>(self.data()),
+                        c.spatial ? static_cast<void*>(targets32.data()) : targets.data(),
+                        const_cast<uint32_t*>(weight.data()),
+                        out.data(),
+                        gradient ? const_cast<uint32_t*>(grad.data()) : second.data(),
+                        gradient ? const_cast<uint32_t*>(total_weight.data()) : third.data(),
+                        nullptr,
+                        nullptr};
+    return launch;
+  };
+  const char* cpu =
+      kCpuLossKernels.run_class_axis(problem, context(cpu_out, cpu_second, cpu_third));
+  const std::string cpu_fault = cpu != nullptr ? cpu : "";
+  const char* gpu = RunClassAxisAsCuda(problem, context(cuda_out, cuda_second, cuda_third));
+  EXPECT_EQ(gpu != nullptr ? gpu : "", cpu_fault);
+  EXPECT_EQ(cpu_fault.empty(), !c.out_of_range);
+  if (c.out_of_range) {
+    EXPECT_NE(cpu_fault.find("target 7 of position 301 "), std::string::npos);
+  }
+  EXPECT_EQ(cuda_out, cpu_out);
+  EXPECT_EQ(cuda_second, cpu_second);
+  EXPECT_EQ(cuda_third, cpu_third);
+  EXPECT_NE(cpu_out[0], 0xababababu);  // written
+}
+
+std::vector<ClassAxisCase> ClassAxisCases() {
+  constexpr LossFamily kNll = LossFamily::kNllLoss, kCe = LossFamily::kCrossEntropy;
+  constexpr LossKind kLoss = LossKind::kLoss, kGrad = LossKind::kGradSelf;
+  constexpr Reduction kNone = Reduction::kNone, kMean = Reduction::kMean, kSum = Reduction::kSum;
+  std::vector<ClassAxisCase> cases;
+  for (FloatType type : {FloatType::kFloat32, FloatType::kFloat16, FloatType::kBFloat16}) {
+    for (Reduction reduction : {kNone, kSum, kMean}) {
+      cases.push_back({kNll, kLoss, reduction, type});
+      cases.push_back({kNll, kGrad, reduction, type});
+      cases.push_back({kCe, kLoss, reduction, type, true, reduction == kSum ? 0.0 : 0.1});
+      cases.push_back({kCe, kGrad, reduction, type, true, reduction == kSum ? 0.1 : 0.0});
+    }
+    cases.push_back({kNll, kLoss, kMean, type, false, 0.0, true});
+    cases.push_back({kCe, kLoss, kNone, type, false, 0.1, true});
+    cases.push_back({kCe, kGrad, kMean, type, false, 0.1});
+  }
+  cases.push_back({kNll, kLoss, kMean, FloatType::kFloat32, true, 0.0, false, true});
+  cases.push_back({kNll, kGrad, kNone, FloatType::kFloat16, true, 0.0, true, true});
+  cases.push_back({kCe, kLoss, kNone, FloatType::kFloat32, true, 0.1, false, true});
+  cases.push_back({kCe, kGrad, kMean, FloatType::kBFloat16, true, 0.0, false, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(NllAndCrossEntropy, CudaClassAxisStepsMatchCpu,
+                         ::testing::ValuesIn(ClassAxisCases()));
 
 }  // namespace
 }  // namespace openaclnn
