@@ -50,7 +50,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 # And once more under ThreadSanitizer, the tests of what runs concurrently: streams, events and
 # callbacks, the thread pool, fork, many host threads on shared streams (stress), and every
-# family's kernels split over 1 to 8 threads (cpu_backend_unit_test's determinism tests). The
+# family's kernels split over 1 to 8 threads (cpu_backend_unit_test's determinism tests; the
+# class-axis ones' blocks of positions too, their sums and first faults merged under a lock). The
 # families' single-threaded numerical suites, which took most of this stage, are left to the
 # stages above; the other test programs are not built here (ctest lists them as *_NOT_BUILT, with
 # no label, so the -L selection leaves them out).

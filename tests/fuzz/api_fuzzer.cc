@@ -5,10 +5,12 @@
 // scalar attributes (valid or not), and what phase 2 does (a normal launch, or a destroyed
 // tensor, executor or stream, a small workspace, a relaunch, a forced stream destruction).
 // Whatever the library accepts and runs is compared with a long double reference computed here
-// from the textbook formula of the op's family (kFamilies, the one table keyed by family) over
-// the broadcast shape, reduced or summed back into the output by the operand rows' rules;
-// whatever it rejects must come with a message. The sanitizers (address, undefined, leak) watch
-// everything else.
+// from the textbook formula of the op's family (kFamilies, the one table keyed by element-wise
+// family) over the broadcast shape, reduced or summed back into the output by the operand rows'
+// rules; whatever it rejects must come with a message. The class-axis ops (NLL, cross entropy)
+// draw mostly valid calls of their own shapes, their phase 1 status is predicted from their
+// checks, a target out of range must fail the stream, and their results are compared with their
+// own long double reference. The sanitizers (address, undefined, leak) watch everything else.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -230,6 +232,13 @@ enum Role {
   kGradOutput = OPENACLNN_ROLE_GRAD_OUTPUT,
   kOut = OPENACLNN_ROLE_OUT,
   kGradSelfOut = OPENACLNN_ROLE_GRAD_SELF_OUT,
+  kTotalWeight = OPENACLNN_ROLE_TOTAL_WEIGHT,
+  kTotalWeightOut = OPENACLNN_ROLE_TOTAL_WEIGHT_OUT,
+  kLogProbOut = OPENACLNN_ROLE_LOG_PROB_OUT,
+  kZlossOut = OPENACLNN_ROLE_ZLOSS_OUT,
+  kLseForZlossOut = OPENACLNN_ROLE_LSE_FOR_ZLOSS_OUT,
+  kGradZloss = OPENACLNN_ROLE_GRAD_ZLOSS,
+  kLseForZloss = OPENACLNN_ROLE_LSE_FOR_ZLOSS,
   kRoles = OPENACLNN_ROLE_COUNT
 };
 
@@ -337,7 +346,10 @@ int PickFormat(FuzzedDataProvider& in) {
   }
 }
 
-void PickLayout(FuzzedDataProvider& in, Described* t) {
+// `sound`: only views that fit their storage (no arbitrary strides, no offset out of range, no
+// storage too short or arbitrary), for the class-axis ops, whose many tensors would otherwise
+// almost never all pass phase 1. The bytes are consumed alike either way.
+void PickLayout(FuzzedDataProvider& in, Described* t, bool sound = false) {
   const size_t rank = t->shape.size();
   Shape contiguous(rank, 1);
   for (size_t i = rank; i-- > 1;) {
@@ -345,7 +357,8 @@ void PickLayout(FuzzedDataProvider& in, Described* t) {
     contiguous[i - 1] = next > kInt64Max ? kInt64Max : static_cast<int64_t>(next);
   }
   t->strides = contiguous;
-  switch (in.ConsumeIntegralInRange(0, 9)) {
+  const int strides = in.ConsumeIntegralInRange(0, 9);
+  switch (sound && strides == 6 ? 7 : strides) {
     case 0:
     case 1:
     case 2:
@@ -387,7 +400,8 @@ void PickLayout(FuzzedDataProvider& in, Described* t) {
     default:
       break;
   }
-  switch (in.ConsumeIntegralInRange(0, 9)) {
+  const int offset = in.ConsumeIntegralInRange(0, 9);
+  switch (sound && offset == 1 ? 2 : offset) {
     case 0:
       t->offset = in.ConsumeIntegralInRange<int64_t>(1, 9);
       break;
@@ -411,7 +425,8 @@ void PickLayout(FuzzedDataProvider& in, Described* t) {
   if (empty) needed = 0;
   const int64_t fitting =
       needed > kInt64Max ? kInt64Max : static_cast<int64_t>(std::max<__int128>(needed, 0));
-  switch (in.ConsumeIntegralInRange(0, 9)) {
+  const int storage = in.ConsumeIntegralInRange(0, 9);
+  switch (sound && storage < 2 ? 3 : storage) {
     case 0:
       t->storage = {std::max<int64_t>(fitting - 1, 0)};  // one element short
       break;
@@ -577,7 +592,7 @@ Expected KlDiv(Result result, const Point& p, const Attributes& a) {
 // How the fuzzer draws a family's self and target.
 enum class Draw { kAny, kProbability, kMostlyProbability };
 
-// The formula table: one row per openaclnnOpFamily, in its order.
+// The formula table: one row per element-wise openaclnnOpFamily, in its order.
 struct FamilyRow {
   Expected (*formula)(Result, const Point&, const Attributes&);
   Draw self, target;
@@ -591,7 +606,8 @@ constexpr FamilyRow kFamilies[] = {
     {SoftMargin, Draw::kAny, Draw::kAny},                           // soft margin
     {KlDiv, Draw::kAny, Draw::kMostlyProbability},                  // KL divergence
 };
-static_assert(std::size(kFamilies) == OPENACLNN_FAMILY_KL_DIV + 1, "a row per family");
+// The class-axis families, after these, have their own reference (CheckNll, CheckCrossEntropy).
+static_assert(std::size(kFamilies) == OPENACLNN_FAMILY_KL_DIV + 1, "a row per element-wise family");
 
 const FamilyRow& FamilyOf(const openaclnnOpDescriptor& op) {
   if (static_cast<size_t>(op.family) >= std::size(kFamilies)) {
@@ -600,17 +616,39 @@ const FamilyRow& FamilyOf(const openaclnnOpDescriptor& op) {
   return kFamilies[op.family];
 }
 
-// Storage the fuzzer can back with memory gets it, filled with values; larger storage gets a
-// null address (phase 1 may still accept it; phase 2 must then refuse). A family's self and
-// target are drawn as its row says (probabilities for the binary cross entropy's targets, KL
-// divergence's mostly), the rest as finite values.
-void Allocate(FuzzedDataProvider& in, const FamilyRow& family, Role role, bool output,
-              Described* t) {
+// Storage the fuzzer can back with memory gets it (`host` its bytes, all the sentinel until
+// filled); larger storage gets a null address (phase 1 may still accept it; phase 2 must then
+// refuse). False for the latter.
+bool Reserve(Described* t) {
   const int64_t count = CountOf(t->storage);
   const size_t element = ElementBytes(t->dtype);
-  if (count < 0 || static_cast<uint64_t>(count) > kMaxBytes / element) return;
-  const size_t bytes = static_cast<size_t>(count) * element;
-  t->host.assign(bytes, kSentinelByte);
+  if (count < 0 || static_cast<uint64_t>(count) > kMaxBytes / element) return false;
+  t->host.assign(static_cast<size_t>(count) * element, kSentinelByte);
+  return true;
+}
+
+// Copies `host` into device memory.
+void Upload(Described* t) {
+  const size_t bytes = t->host.size();
+  if (aclrtMalloc(&t->device, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST) !=
+      ACL_SUCCESS) {
+    Fail("aclrtMalloc failed", std::to_string(bytes));
+  }
+  if (bytes > 0) {
+    Require(aclrtMemcpy(t->device, bytes, t->host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) ==
+                ACL_SUCCESS,
+            "aclrtMemcpy to device failed");
+  }
+}
+
+// An element-wise op's storage, filled with values: a family's self and target as its row says
+// (probabilities for the binary cross entropy's targets, KL divergence's mostly), the rest
+// finite values.
+void Allocate(FuzzedDataProvider& in, const FamilyRow& family, Role role, bool output,
+              Described* t) {
+  if (!Reserve(t)) return;
+  const size_t element = ElementBytes(t->dtype);
+  const auto count = static_cast<int64_t>(t->host.size() / element);
   const Draw draw = role == kSelf ? family.self : role == kTarget ? family.target : Draw::kAny;
   for (int64_t i = 0; i < count && !output; ++i) {
     uint8_t* at = t->host.data() + i * element;
@@ -622,15 +660,7 @@ void Allocate(FuzzedDataProvider& in, const FamilyRow& family, Role role, bool o
                    role == kSelf ? (in.ConsumeIntegralInRange(0, 15) == 0 ? 15 : 5) : 2, false, at);
     }
   }
-  if (aclrtMalloc(&t->device, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST) !=
-      ACL_SUCCESS) {
-    Fail("aclrtMalloc failed", std::to_string(bytes));
-  }
-  if (bytes > 0) {
-    Require(aclrtMemcpy(t->device, bytes, t->host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) ==
-                ACL_SUCCESS,
-            "aclrtMemcpy to device failed");
-  }
+  Upload(t);
 }
 
 void Create(Described* t) {
@@ -1011,9 +1041,12 @@ enum class Misuse {
   kCount
 };
 
-// Phase 2 as `misuse` says; true when the results must be the reference's.
+// Phase 2 as `misuse` says; true when the results must be the reference's. `fault`: where a
+// class-axis op's target holds a class index out of range, the words (naming the first such
+// position and its value) the stream's synchronization must fail with once the work ran
+// (runtime.md R7); else empty.
 bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_t workspace_size,
-            Misuse misuse) {
+            Misuse misuse, const std::string& fault) {
   void* workspace = nullptr;
   if (workspace_size > 0) {
     if (workspace_size > (1u << 24)) {
@@ -1080,7 +1113,17 @@ bool Launch(FuzzedDataProvider& in, Problem& p, aclOpExecutor* executor, uint64_
     default:
       compare = PhaseTwo(p, workspace, workspace_size, executor, g_stream) == ACLNN_SUCCESS;
   }
-  Require(aclrtSynchronizeStream(g_stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  const aclError synchronized = aclrtSynchronizeStream(g_stream);
+  if (compare && !fault.empty()) {
+    Require(
+        synchronized == ACL_ERROR_RT_AICORE_EXCEPTION, "a target out of range",
+        "did not fail the stream's synchronization with 507015: " + std::to_string(synchronized));
+    const std::string message = aclGetRecentErrMsg();
+    Require(message.find(fault) != std::string::npos, "the fault's message",
+            "does not name \"" + fault + "\": " + message);
+  } else {
+    Require(synchronized == ACL_SUCCESS, "aclrtSynchronizeStream");
+  }
   if (workspace != nullptr) aclrtFree(workspace);
   return compare;
 }
@@ -1093,9 +1136,6 @@ size_t PickOp(FuzzedDataProvider& in) {
   static const std::vector<std::pair<uint16_t, size_t>> ring = [] {
     std::vector<std::pair<uint16_t, size_t>> points;
     for (size_t i = 0; i < openaclnnOpCount(); ++i) {
-      // The class-axis ops' shapes and references are not the element-wise ones this fuzzer
-      // draws and checks: they are left out until it has them (issue 39 asks for them).
-      if (openaclnnGetOp(i)->layout != OPENACLNN_LAYOUT_ELEMENTWISE) continue;
       for (uint32_t point = 0; point < 32; ++point) {
         uint32_t hash = 2166136261u;  // FNV-1a of the API name, then of the point's number
         for (const char* c = openaclnnGetOp(i)->api; *c != '\0'; ++c) {
@@ -1161,10 +1201,775 @@ Shape OutputShape(FuzzedDataProvider& in, const Problem& p, const openaclnnOpera
   }
 }
 
+// --- The class-axis ops: NLL and cross entropy ---
+//
+// self holds C classes along dimension 1 (dimension 0 of a 1-D self) at each position, target
+// one class index per position. They get shapes, dtypes and values of their own (mostly what the
+// op takes, so that their many tensors often all pass phase 1), phase 1's status predicted from
+// their checks (checks-and-codes.md §26-§31), and a reference in long double.
+
+// What a class-axis op is, from its row and name.
+struct ClassAxisOp {
+  bool cross_entropy;  // else the NLL
+  bool gradient;
+  bool two_d;  // the NLL's 2d ops: self (N, C, H, W)
+};
+
+ClassAxisOp ClassAxisOpOf(const openaclnnOpDescriptor& op) {
+  if (op.family != OPENACLNN_FAMILY_NLL_LOSS && op.family != OPENACLNN_FAMILY_CROSS_ENTROPY) {
+    Fail("a class-axis family the reference does not know", op.api);
+  }
+  return {op.family == OPENACLNN_FAMILY_CROSS_ENTROPY, op.kind == OPENACLNN_OP_GRAD_SELF,
+          std::strstr(op.api, "2d") != nullptr};
+}
+
+int ClassDimension(const Shape& self) { return self.size() == 1 ? 0 : 1; }
+int64_t ClassesOf(const Shape& self) { return self.empty() ? 0 : self[ClassDimension(self)]; }
+
+// self's shape without its class dimension: the positions.
+Shape PositionsOf(const Shape& self) {
+  Shape positions = self;
+  if (!positions.empty()) positions.erase(positions.begin() + ClassDimension(self));
+  return positions;
+}
+
+// One element: [] or [1], now and then [1, 1] (a rank some checks refuse).
+Shape OneElement(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange(0, 15)) {
+    case 0:
+      return {1, 1};
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+      return {1};
+    default:
+      return {};
+  }
+}
+
+// Mostly `usual`; now and then anything, or `usual` with a dimension added, dropped or changed.
+Shape Mostly(FuzzedDataProvider& in, const Shape& usual) {
+  Shape shape = usual;
+  switch (in.ConsumeIntegralInRange(0, 31)) {
+    case 0:
+      return PickShape(in);
+    case 1:
+      shape.push_back(1);
+      return shape;
+    case 2:
+      if (!shape.empty()) shape.erase(shape.begin());
+      return shape;
+    case 3:
+      if (!shape.empty()) {
+        int64_t& dim = shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)];
+        dim = dim == 1 ? 2 : 1;
+      }
+      return shape;
+    default:
+      return shape;
+  }
+}
+
+// self: mostly the op's ((C) or (N, C); (N, C, H, W) for the 2d ops), C mostly 1-12, now and then
+// 0 or up to 3000 (long rows, few of them), N mostly 1-8, now and then 0 or up to what fits
+// (many short rows); now and then another rank, or anything.
+Shape ClassAxisSelfShape(FuzzedDataProvider& in, const ClassAxisOp& op) {
+  const int arrangement = in.ConsumeIntegralInRange(0, 31);
+  if (arrangement == 0) return PickShape(in);
+  const int classes_kind = in.ConsumeIntegralInRange(0, 15);
+  const int64_t classes = classes_kind == 0   ? 0
+                          : classes_kind == 1 ? in.ConsumeIntegralInRange<int64_t>(13, 3000)
+                                              : in.ConsumeIntegralInRange<int64_t>(1, 12);
+  Shape pixels;
+  if (op.two_d) {
+    pixels = {in.ConsumeIntegralInRange<int64_t>(0, 4), in.ConsumeIntegralInRange<int64_t>(1, 4)};
+  }
+  const int64_t most = std::max<int64_t>(
+      1, kMaxElements / std::max<int64_t>(1, classes * std::max<int64_t>(1, CountOf(pixels))));
+  const int rows_kind = in.ConsumeIntegralInRange(0, 15);
+  const int64_t rows = rows_kind == 0 ? 0
+                       : rows_kind == 1
+                           ? in.ConsumeIntegralInRange<int64_t>(1, most)
+                           : in.ConsumeIntegralInRange<int64_t>(1, std::min<int64_t>(8, most));
+  Shape self = {rows, classes};
+  if (op.two_d) self.insert(self.end(), pixels.begin(), pixels.end());
+  if (!op.two_d && !op.cross_entropy && in.ConsumeIntegralInRange(0, 3) == 0) self = {classes};
+  if (arrangement == 1) {  // another rank: (C), (N, C), (N, C, d1), (N, C, H, W), (N, C, 1, 1, 1)
+    self.resize(in.ConsumeIntegralInRange<size_t>(1, 5), 1);
+    if (self.size() == 1) self[0] = classes;
+  }
+  return self;
+}
+
+// The op's attributes by name: ignoreIndex mostly -100, now and then a class, any small integer,
+// or what the op table refuses (not whole, beyond 2^53); labelSmoothing mostly 0, else in [0, 1]
+// or, refused, below 0, above 1 or NaN; the zloss ones (accepted, ignored) anything. One call in
+// eight passes nullptr (the defaults).
+void PickClassAxisAttributes(FuzzedDataProvider& in, int64_t classes, Problem* p) {
+  p->default_attributes = in.ConsumeIntegralInRange(0, 7) == 0;
+  for (size_t k = 0; k < p->op->attributeCount; ++k) {
+    const std::string name = p->op->attributes[k].name;
+    const int pick = in.ConsumeIntegralInRange(0, 15);
+    double value = 0;
+    if (name == "ignoreIndex") {
+      value = pick < 9     ? -100
+              : pick < 12  ? static_cast<double>(in.ConsumeIntegralInRange<int64_t>(
+                                0, std::max<int64_t>(classes - 1, 0)))
+              : pick < 14  ? static_cast<double>(in.ConsumeIntegralInRange<int64_t>(-3, 300))
+              : pick == 14 ? 0.5
+                           : 0x1p60;
+    } else if (name == "labelSmoothing") {
+      value = pick < 8     ? 0
+              : pick < 11  ? in.ConsumeIntegralInRange(1, 16) / 16.0
+              : pick == 11 ? 0.1
+              : pick == 12 ? -std::ldexp(1.0, -in.ConsumeIntegralInRange(0, 1074))
+              : pick == 13 ? 1 + std::ldexp(1.0, -in.ConsumeIntegralInRange(0, 52))
+              : pick == 14 ? NAN
+                           : in.PickValueInArray({INFINITY, -INFINITY});
+    } else if (name == "lseSquareScaleForZloss") {
+      value = pick < 12 ? 0 : pick < 15 ? in.ConsumeFloatingPoint<double>() : NAN;
+    } else if (name == "returnZloss") {
+      value = pick == 0 ? 2 : pick % 2;
+    } else {
+      Fail("an attribute the reference does not know", name);
+    }
+    p->attributes.push_back(value);
+  }
+}
+
+// The attribute `name` as phase 1 reads it (the default where nullptr was passed).
+double AttributeOf(const Problem& p, const char* name) {
+  for (size_t k = 0; k < p.op->attributeCount; ++k) {
+    if (std::strcmp(p.op->attributes[k].name, name) == 0) {
+      return p.default_attributes ? p.op->attributes[k].defaultValue : p.attributes[k];
+    }
+  }
+  return 0;  // an op without it: labelSmoothing 0
+}
+
+// A float element of a special value (the NLL and cross entropy define their results for
+// them); integer dtypes keep what they hold.
+void EncodeSpecial(int dtype, double value, uint8_t* element) {
+  if (dtype == kFloat) {
+    const auto single = static_cast<float>(value);
+    std::memcpy(element, &single, 4);
+  } else if (dtype == kDouble) {
+    std::memcpy(element, &value, 8);
+  } else if (dtype == kFloat16 || dtype == kBf16) {
+    const bool half = dtype == kFloat16;
+    uint16_t bits = std::signbit(value) ? 0x8000 : 0;
+    if (std::isnan(value)) bits = half ? 0x7e00 : 0x7fc0;
+    if (std::isinf(value)) bits |= half ? 0x7c00 : 0x7f80;
+    std::memcpy(element, &bits, 2);
+  }
+}
+
+// A class index: mostly in [0, C) or ignoreIndex; where `faulty`, one in four out of range
+// (the target's dtype keeps the value's low bytes: a uint8 -1 is 255).
+void EncodeTarget(FuzzedDataProvider& in, int dtype, int64_t classes, double ignore, bool faulty,
+                  uint8_t* element) {
+  int64_t value = in.ConsumeIntegralInRange<int64_t>(0, std::max<int64_t>(classes - 1, 0));
+  if (faulty && in.ConsumeIntegralInRange(0, 3) == 0) {
+    value = in.PickValueInArray<int64_t>(
+        {-1, -100, -101, 255, 256, std::numeric_limits<int64_t>::min(), kInt64Max});
+    if (in.ConsumeBool() && classes >= 0 && classes < kInt64Max - 2) {
+      value = classes + in.ConsumeIntegralInRange<int64_t>(0, 2);
+    }
+  } else if (in.ConsumeIntegralInRange(0, 5) == 0 && std::fabs(ignore) <= 0x1p53) {
+    value = static_cast<int64_t>(ignore);
+  }
+  std::memcpy(element, &value, ElementBytes(dtype));  // little-endian: the low bytes
+}
+
+// A class-axis operand's values: log-probabilities (NLL's self, the gradient's logProb) mostly
+// at most 0, logits any sign, now and then 0, +-inf or NaN (+inf no log-probability: its
+// gradient's IEEE class depends on how the formula is grouped); weights any sign, now and then 0;
+// gradients and the total weight finite, now and then 0; targets as EncodeTarget draws them.
+void FillClassAxis(FuzzedDataProvider& in, const ClassAxisOp& op, Role role, int64_t classes,
+                   double ignore, bool faulty, Described* t) {
+  if (!Reserve(t)) return;
+  const size_t element = ElementBytes(t->dtype);
+  const auto count = static_cast<int64_t>(t->host.size() / element);
+  const bool output = role == kOut || role == kTotalWeightOut || role == kLogProbOut ||
+                      role == kZlossOut || role == kLseForZlossOut;
+  for (int64_t i = 0; i < count && !output; ++i) {
+    uint8_t* at = t->host.data() + i * element;
+    if (role == kTarget && IsInteger(t->dtype)) {
+      EncodeTarget(in, t->dtype, classes, ignore, faulty, at);
+      continue;
+    }
+    const int pick = in.ConsumeIntegralInRange(0, 31);
+    const bool logits = role == kSelf && op.cross_entropy && !op.gradient;
+    if (role == kSelf && pick == 0) {
+      EncodeSpecial(t->dtype,
+                    logits ? in.PickValueInArray<double>({INFINITY, -INFINITY, NAN, 0.0})
+                           : in.PickValueInArray<double>({-INFINITY, NAN, 0.0, -0.0}),
+                    at);
+    } else if (role != kSelf && pick < 3) {
+      EncodeSpecial(t->dtype, 0.0, at);
+    } else {
+      const int exponent = role != kSelf ? 2 : logits && pick == 1 ? 15 : 5;
+      const bool non_positive = role == kSelf && !logits && pick > 4;
+      EncodeRandom(in, t->dtype, exponent, non_positive, at);
+      if (non_positive && !IsInteger(t->dtype)) at[element - 1] |= 0x80;  // the sign bit
+    }
+  }
+  Upload(t);
+}
+
+// Mostly `usual`; now and then any dtype PickDtype draws.
+int MostlyDtype(FuzzedDataProvider& in, int usual) {
+  return in.ConsumeIntegralInRange(0, 15) == 0 ? PickDtype(in, usual) : usual;
+}
+
+// The shapes the contract gives a class-axis op's operands (for drawing them, and for checking
+// what phase 1 accepts): a loss per position for reduction none (a 1-D self's one position
+// aside), else one element; gradOutput likewise; outputs self-shaped or one element.
+struct ClassAxisShapes {
+  Shape self, positions;
+  int64_t classes;
+  bool per_position;  // a none loss, or its gradient, with a position dimension
+};
+
+ClassAxisShapes ShapesOf(const Problem& p, const Shape& self) {
+  return {self, PositionsOf(self), ClassesOf(self), p.reduction == 0 && self.size() > 1};
+}
+
+// A shape whose contiguous strides, or storage, may not fit in int64 (PickShape's 2^32, INT64_MAX
+// or -1): a sound layout of it may still be refused.
+bool Huge(const Shape& shape) {
+  return std::any_of(shape.begin(), shape.end(), [](int64_t dim) { return dim < 0 || dim > 4097; });
+}
+
+// Checks phase 1's status against the op's checks: an attribute the op table refuses (161002)
+// first; then a null (161001); then any other broken rule (161002). A view or format that may be
+// invalid (the hostile layouts) leaves 0 or 161002 open; else the call must pass.
+void CheckClassAxisStatus(const Problem& p, const ClassAxisOp& op, bool null_outputs,
+                          const std::vector<bool>& unsure_layout, aclnnStatus status) {
+  const std::string message = aclGetRecentErrMsg();
+  const auto fail = [&](const char* why) {
+    Fail(why, std::string(p.op->api) + " returned " + std::to_string(status) + ": " + message);
+  };
+  if (status != ACLNN_SUCCESS && message.empty()) fail("phase 1 failed without a message");
+  const double ignore = AttributeOf(p, "ignoreIndex");
+  if (!(std::fabs(ignore) <= 0x1p53 && ignore == std::trunc(ignore))) {
+    if (status != ACLNN_ERR_PARAM_INVALID) fail("an ignoreIndex that is not a whole number");
+    return;
+  }
+  bool null = null_outputs;
+  for (size_t i = 0; i < p.op->operandCount; ++i) {
+    null |= !p.op->operands[i].optional && !p.t[p.op->operands[i].role].present;
+  }
+  if (null) {
+    if (status != ACLNN_ERR_PARAM_NULLPTR) fail("a null argument not refused with 161001");
+    return;
+  }
+  const auto& t = p.t;
+  const Shape& self = t[kSelf].shape;
+  const ClassAxisShapes s = ShapesOf(p, self);
+  const auto is_float = [](int dtype) {
+    return dtype == kFloat || dtype == kFloat16 || dtype == kBf16;
+  };
+  const auto one_element = [](const Shape& shape, bool rank_checked) {
+    return CountOf(shape) == 1 && (!rank_checked || shape.size() <= 1);
+  };
+  const int dtype = t[kSelf].dtype;
+  bool broken = !is_float(dtype) || (p.reduction < 0 || p.reduction > 2);
+  bool unsure = false;
+  for (size_t i = 0; i < p.op->operandCount; ++i) {
+    const int role = p.op->operands[i].role;
+    const bool zloss =
+        role == kZlossOut || role == kLseForZlossOut || role == kGradZloss || role == kLseForZloss;
+    if (!t[role].present) continue;
+    if (role == kTarget) {
+      broken |= !(t[role].dtype == kInt64 || t[role].dtype == kInt32 ||
+                  (!op.cross_entropy && t[role].dtype == kUint8));
+    } else if (role == kWeight && op.cross_entropy) {
+      broken |= t[role].dtype != kFloat;
+    } else if (!op.cross_entropy && !(op.two_d && op.gradient) &&
+               (role == kOut || role == kTotalWeightOut)) {
+      broken |= !is_float(t[role].dtype);  // the NLL's results: any float type self casts to
+    } else if (role != kSelf) {
+      broken |= t[role].dtype != dtype;
+    }
+    if (zloss) continue;  // checked for null and dtype only
+    broken |= t[role].shape.size() > 8;
+    unsure |=
+        unsure_layout[role] || (t[role].format != 2 && t[role].format != 0) || Huge(t[role].shape);
+  }
+  if (op.cross_entropy) {
+    const double smoothing = AttributeOf(p, "labelSmoothing");
+    broken |= !(smoothing >= 0 && smoothing <= 1);
+    broken |= self.size() != 2 || t[kTarget].shape != s.positions ||
+              (t[kWeight].present && t[kWeight].shape != Shape{s.classes});
+    const Shape& per_row = op.gradient ? t[kGradOutput].shape : t[kOut].shape;
+    broken |= p.reduction == 0 ? per_row != s.positions : !one_element(per_row, true);
+    broken |= (op.gradient ? t[kOut].shape : t[kLogProbOut].shape) != self;
+  } else if (op.two_d) {
+    broken |= self.size() != 4 || t[kTarget].shape != s.positions;
+    const Shape& weight = t[kWeight].shape;
+    if (op.gradient) {
+      int long_dimensions = 0;
+      for (int64_t dim : weight) long_dimensions += dim != 1;
+      broken |= CountOf(weight) != s.classes || long_dimensions > 1;
+      broken |= p.reduction == 0 ? t[kGradOutput].shape != s.positions
+                                 : !one_element(t[kGradOutput].shape, true);
+      broken |= t[kOut].shape != self || !one_element(t[kTotalWeight].shape, false);
+    } else {
+      broken |= weight.empty() || weight[0] != s.classes;
+      broken |=
+          p.reduction == 0 ? t[kOut].shape != s.positions : !one_element(t[kOut].shape, false);
+      broken |= !one_element(t[kTotalWeightOut].shape, false);
+    }
+  } else {
+    broken |= (self.size() != 1 && self.size() != 2) ||
+              t[kTarget].shape != (self.size() == 1 ? Shape{} : s.positions);
+    broken |= t[kWeight].shape != Shape{s.classes};
+    if (op.gradient) {
+      broken |= s.per_position ? t[kGradOutput].shape != s.positions
+                               : !one_element(t[kGradOutput].shape, true);
+      broken |= t[kOut].shape != self || !one_element(t[kTotalWeight].shape, false);
+    } else {
+      broken |= s.per_position ? t[kOut].shape != s.positions : !one_element(t[kOut].shape, true);
+      broken |= !one_element(t[kTotalWeightOut].shape, false);
+    }
+  }
+  // C = 0 only without positions.
+  broken |= s.classes == 0 && CountOf(t[kTarget].shape) != 0;
+  if (broken && status != ACLNN_ERR_PARAM_INVALID) fail("a broken rule not refused with 161002");
+  if (!broken && !unsure && status != ACLNN_SUCCESS) fail("a valid call refused");
+  if (!broken && unsure && status != ACLNN_SUCCESS && status != ACLNN_ERR_PARAM_INVALID) {
+    fail("a call refused with another status than 161002");
+  }
+}
+
+// Element `index` (of t's view) of an input, decoded.
+Real ElementAt(const Described& t, const Shape& index) {
+  return Decode(t.dtype, t.host.data() + OutElement(t, index) * ElementBytes(t.dtype));
+}
+
+// A one-element input's value.
+Real OnlyElement(const Described& t) { return ElementAt(t, Shape(t.shape.size(), 0)); }
+
+// Class c's weight (1 without weights): along dimension 0 where it holds C, else along the one
+// dimension that is not 1 (the 2d Backward's "C values along one dimension").
+Real WeightOf(const Described& w, int64_t classes, int64_t c) {
+  if (!w.present) return 1;
+  Shape index(w.shape.size(), 0);
+  if (!w.shape.empty() && w.shape[0] == classes) {
+    index[0] = c;
+  } else {
+    for (size_t d = 0; d < w.shape.size(); ++d) {
+      if (w.shape[d] != 1) {
+        index[d] = c;
+        break;
+      }
+    }
+  }
+  return ElementAt(w, index);
+}
+
+// The index into self's view of a position's multi-index and a class.
+Shape SelfIndex(const Shape& self, const Shape& position, int64_t c) {
+  Shape index = position;
+  index.insert(index.begin() + ClassDimension(self), c);
+  return index;
+}
+
+constexpr Real kUlp = 0x1p-63L;  // long double's unit roundoff, twice over
+
+// A reference value in long double and its own error: the library's result, the exact value
+// rounded once, must be a rounding of a point within `error` of `value` (exactly its rounding
+// where the error is 0); NaN must be NaN and an infinity the same infinity. `open`: a mean over
+// W = 0 of a sum the reference cannot tell from 0, NaN (0 / 0) or an infinity.
+struct Known {
+  Real value, error;
+  bool open = false;
+};
+
+// A sum's mean over the total weight W.
+Known Mean(Real sum, Real sum_error, Real total_weight) {
+  const Real mean = sum / total_weight;
+  return {mean, sum_error / std::fabs(total_weight) + std::fabs(mean) * kUlp,
+          total_weight == 0 && std::fabs(sum) <= sum_error};
+}
+
+void CompareRounded(Real got, const Known& expected, int dtype, const char* what, int64_t at) {
+  const Real value = expected.value;
+  bool ok;
+  if (expected.open) {
+    ok = std::isnan(got) || std::isinf(got);
+  } else if (std::isnan(value)) {
+    ok = std::isnan(got);
+  } else if (std::isinf(value)) {
+    ok = got == value;
+  } else {
+    ok = got >= RoundedTo(dtype, value - expected.error) &&
+         got <= RoundedTo(dtype, value + expected.error);
+  }
+  if (!ok) {
+    char text[200];
+    std::snprintf(text, sizeof text, "element %lld: got %.9Lg, expected %.12Lg +- %.3Lg (dtype %d)",
+                  static_cast<long long>(at), got, value, expected.error, dtype);
+    Fail(what, text);
+  }
+}
+
+// An output's storage as the library left it (nothing for an absent one).
+std::vector<uint8_t> ReadBack(const Described& out) {
+  std::vector<uint8_t> got(out.present ? out.host.size() : 0);
+  if (!got.empty()) {
+    Require(aclrtMemcpy(got.data(), got.size(), out.device, got.size(),
+                        ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS,
+            "aclrtMemcpy from device failed");
+  }
+  return got;
+}
+
+// Reads output `role` back: every element of its view against `expected(index)` (unless elements
+// share storage: a zero stride leaves them no one value), and every other byte of its storage
+// against the sentinel.
+template <class Expected>
+void CheckOutput(const Problem& p, int role, const char* what, Expected&& expected) {
+  const Described& out = p.t[role];
+  const std::vector<uint8_t> got = ReadBack(out);
+  std::set<int64_t> view;
+  bool overlapping = false;
+  ForEachIndex(out.shape, [&](const Shape& index) {
+    overlapping |= !view.insert(OutElement(out, index)).second;
+  });
+  const size_t element_bytes = ElementBytes(out.dtype);
+  if (!got.empty() && !overlapping) {
+    int64_t flat = 0;
+    ForEachIndex(out.shape, [&](const Shape& index) {
+      const uint8_t* at = got.data() + OutElement(out, index) * element_bytes;
+      CompareRounded(Decode(out.dtype, at), expected(index), out.dtype, what, flat++);
+    });
+  }
+  for (size_t byte = 0; byte < got.size(); ++byte) {
+    if (view.count(static_cast<int64_t>(byte / element_bytes)) == 0) {
+      Require(got[byte] == kSentinelByte, what, "a byte outside the view was written");
+    }
+  }
+}
+
+// How a position's target reads: counted, ignored, or out of range (a fault).
+enum class TargetIs { kCounted, kIgnored, kOutOfRange };
+
+struct PositionTarget {
+  TargetIs is;
+  int64_t target;
+};
+
+// CANN's zloss outputs: never written.
+void CheckUnwritten(const Problem& p, int role, const char* what) {
+  for (uint8_t byte : ReadBack(p.t[role])) Require(byte == kSentinelByte, what, "was written");
+}
+
+// Each position's target, and the words of the first fault (or "").
+std::vector<PositionTarget> ReadTargets(const Problem& p, const ClassAxisShapes& s,
+                                        std::string* fault) {
+  const auto ignore = static_cast<int64_t>(AttributeOf(p, "ignoreIndex"));
+  const Described& target = p.t[kTarget];
+  std::vector<PositionTarget> targets;
+  ForEachIndex(target.shape, [&](const Shape& index) {
+    const int64_t value = DecodeInteger(
+        target.dtype, target.host.data() + OutElement(target, index) * ElementBytes(target.dtype));
+    const TargetIs is = value == ignore                   ? TargetIs::kIgnored
+                        : value >= 0 && value < s.classes ? TargetIs::kCounted
+                                                          : TargetIs::kOutOfRange;
+    if (is == TargetIs::kOutOfRange && fault->empty()) {
+      *fault = "target " + std::to_string(value) + " of position " +
+               std::to_string(targets.size()) + " ";
+    }
+    targets.push_back({is, value});
+  });
+  return targets;
+}
+
+// The NLL's results (numerics-nll-loss.md §1): -w_t x_t per counted position (0 ignored, NaN out
+// of range), their sum or their mean over W (the counted positions' weights); the gradient -g w_t
+// (divided by the totalWeight given, for a mean) at the target class, 0 elsewhere;
+// totalWeightOut W (0 for reduction none).
+void CheckNll(const Problem& p, const ClassAxisOp& op, const ClassAxisShapes& s,
+              const std::vector<PositionTarget>& targets) {
+  const Described& self = p.t[kSelf];
+  const Described& weight = p.t[kWeight];
+  std::vector<Shape> positions;
+  ForEachIndex(s.positions, [&](const Shape& index) { positions.push_back(index); });
+  if (op.gradient) {
+    const Described& grad = p.t[kGradOutput];
+    const Real divisor = p.reduction == 1 ? OnlyElement(p.t[kTotalWeight]) : 1;
+    CheckOutput(p, kOut, "NLL gradient", [&](const Shape& index) -> Known {
+      Shape position = index;
+      position.erase(position.begin() + ClassDimension(s.self));
+      const int64_t n = FlatIn(s.positions, position);
+      const int64_t c = index[ClassDimension(s.self)];
+      if (targets[n].is == TargetIs::kOutOfRange) return {NAN, 0};
+      if (targets[n].is == TargetIs::kIgnored || targets[n].target != c) return {0, 0};
+      const Real g = s.per_position ? ElementAt(grad, position) : OnlyElement(grad);
+      const Real value = -g * WeightOf(weight, s.classes, c) / divisor;  // exact but a mean's
+      return {value, p.reduction == 1 ? std::fabs(value) * kUlp : 0};
+    });
+    return;
+  }
+  Real sum = 0, magnitude = 0, total_weight = 0, weight_magnitude = 0;
+  std::vector<Real> terms;
+  for (size_t n = 0; n < positions.size(); ++n) {
+    Real term = 0;
+    if (targets[n].is == TargetIs::kOutOfRange) term = NAN;
+    if (targets[n].is == TargetIs::kCounted) {
+      const Real w = WeightOf(weight, s.classes, targets[n].target);
+      term = -w * ElementAt(self, SelfIndex(s.self, positions[n], targets[n].target));  // exact
+      total_weight += w;
+      weight_magnitude += std::fabs(w);
+    }
+    terms.push_back(term);
+    sum += term;
+    magnitude += std::fabs(term);
+  }
+  const auto count = static_cast<Real>(positions.size() + 1);
+  // 0 for reduction none, as PyTorch's (D63).
+  CheckOutput(p, kTotalWeightOut, "NLL total weight", [&](const Shape&) -> Known {
+    if (p.reduction == 0) return {0, 0};
+    return {total_weight, weight_magnitude * count * kUlp};
+  });
+  CheckOutput(p, kOut, "NLL loss", [&](const Shape& index) -> Known {
+    if (p.reduction == 0) return {terms[s.per_position ? FlatIn(s.positions, index) : 0], 0};
+    if (p.reduction == 2) return {sum, magnitude * count * kUlp};
+    return Mean(sum, magnitude * count * kUlp, total_weight);
+  });
+}
+
+// The cross entropy's results (numerics-cross-entropy.md §1): per row m, a_c = m - x_c, L =
+// log1p(sum over c != top of e^-a_c), lp_c = -(a_c + L); the loss (1 - eps) w_t (a_t + L) +
+// eps/C sum_c w_c (a_c + L) (the second part only where eps != 0); a row with a NaN or +inf, or
+// all -inf, NaN. The gradient from logProb: (a (E - [c = t]) + b (Omega E - w_c)) / D, E = e^lp,
+// a = s (1 - eps) w_t, b = s eps / C (where eps != 0), D the counted rows' W for a mean. Each
+// value within a few long double roundings per term of its terms' magnitudes.
+void CheckCrossEntropy(const Problem& p, const ClassAxisOp& op, const ClassAxisShapes& s,
+                       const std::vector<PositionTarget>& targets) {
+  const Described& self = p.t[kSelf];
+  const Described& weight = p.t[kWeight];
+  const Real eps = AttributeOf(p, "labelSmoothing");
+  const int64_t rows = s.self[0], classes = s.classes;
+  const auto x = [&](int64_t n, int64_t c) { return ElementAt(self, {n, c}); };
+  const auto w = [&](int64_t c) { return WeightOf(weight, classes, c); };
+  Real total_weight = 0;
+  for (int64_t n = 0; n < rows; ++n) {
+    if (targets[n].is == TargetIs::kCounted) total_weight += w(targets[n].target);
+  }
+  const Real per_class = classes > 0 ? eps / static_cast<Real>(classes) : 0;  // no rows at C = 0
+  const Real rounding = static_cast<Real>(classes + rows + 8) * 4 * kUlp;
+  if (op.gradient) {
+    Real omega = 0;
+    for (int64_t c = 0; c < classes; ++c) omega += w(c);
+    const Real divisor = p.reduction == 1 ? total_weight : 1;
+    CheckOutput(p, kOut, "cross entropy gradient", [&](const Shape& index) -> Known {
+      const int64_t n = index[0], c = index[1];
+      if (targets[n].is == TargetIs::kOutOfRange) return {NAN, 0};
+      if (targets[n].is == TargetIs::kIgnored) return {0, 0};
+      const Real g =
+          p.reduction == 0 ? ElementAt(p.t[kGradOutput], {n}) : OnlyElement(p.t[kGradOutput]);
+      const Real lp = x(n, c), e = std::exp(lp);
+      const Real a = g * (1 - eps) * w(targets[n].target), b = g * per_class;
+      const Real shifted = c == targets[n].target ? std::expm1(lp) : e;
+      Real value = a * shifted, scale = std::fabs(value);
+      if (eps != 0) {
+        value += b * (omega * e - w(c));
+        scale += std::fabs(b) * (std::fabs(omega) * e + std::fabs(w(c)));
+      }
+      const Real quotient = value / divisor;
+      return {quotient, scale * rounding / std::fabs(divisor) + std::fabs(quotient) * kUlp};
+    });
+    return;
+  }
+  std::vector<Real> lp(static_cast<size_t>(rows * classes)), lp_error(lp.size());
+  std::vector<Real> loss(rows), loss_error(rows);
+  Real sum = 0, sum_error = 0;
+  for (int64_t n = 0; n < rows; ++n) {
+    Real m = -INFINITY;
+    int64_t top = -1;
+    bool special = false;
+    for (int64_t c = 0; c < classes; ++c) {
+      special |= !(x(n, c) < INFINITY);
+      if (x(n, c) > m) m = x(n, c), top = c;
+    }
+    special |= top < 0;
+    Real rest = 0;
+    for (int64_t c = 0; c < classes && !special; ++c) {
+      if (c != top) rest += std::exp(x(n, c) - m);
+    }
+    const Real l = std::log1p(rest);
+    for (int64_t c = 0; c < classes; ++c) {
+      const Real a = m - x(n, c);
+      lp[n * classes + c] = special ? NAN : -(a + l);
+      lp_error[n * classes + c] = (a + l) * rounding;
+    }
+    const PositionTarget& t = targets[n];
+    if (t.is != TargetIs::kCounted) {
+      loss[n] = t.is == TargetIs::kIgnored ? 0 : NAN;
+    } else if (special) {
+      loss[n] = NAN;
+    } else {
+      const Real first = -w(t.target) * lp[n * classes + t.target];
+      loss[n] = first;
+      Real scale = std::fabs(first);
+      if (eps != 0) {
+        Real smooth = 0, smooth_scale = 0;
+        for (int64_t c = 0; c < classes; ++c) {
+          const Real term = -w(c) * lp[n * classes + c];
+          smooth += term;
+          smooth_scale += std::fabs(term);
+        }
+        loss[n] = (1 - eps) * first + per_class * smooth;
+        scale = std::fabs((1 - eps) * first) + std::fabs(per_class) * smooth_scale;
+      }
+      loss_error[n] = scale * rounding;
+    }
+    if (t.is != TargetIs::kIgnored) {
+      sum += loss[n];
+      sum_error += loss_error[n];
+    }
+  }
+  CheckOutput(p, kLogProbOut, "cross entropy log-probability", [&](const Shape& index) {
+    return Known{lp[index[0] * classes + index[1]], lp_error[index[0] * classes + index[1]]};
+  });
+  CheckOutput(p, kOut, "cross entropy loss", [&](const Shape& index) -> Known {
+    if (p.reduction == 0) return {loss[index[0]], loss_error[index[0]]};
+    if (p.reduction == 2) return {sum, sum_error};
+    return Mean(sum, sum_error, total_weight);
+  });
+  CheckUnwritten(p, kZlossOut, "zlossOut");
+  CheckUnwritten(p, kLseForZlossOut, "lseForZlossOut");
+}
+
+// Destroys a call's tensors and frees their memory.
+void Release(Problem& p) {
+  for (Described& t : p.t) {
+    if (t.tensor != nullptr && !t.destroyed) aclDestroyTensor(t.tensor);
+    if (t.device != nullptr) aclrtFree(t.device);
+  }
+}
+
+// One call of a class-axis op: draws it, checks phase 1's status, and checks what it ran (its
+// results, and the fault a target out of range must raise) against the reference.
+void RunClassAxis(FuzzedDataProvider& in, size_t op_index, Problem& p) {
+  const ClassAxisOp op = ClassAxisOpOf(*p.op);
+  p.reduction = in.ConsumeIntegralInRange(0, 20) == 0 ? in.ConsumeIntegral<int64_t>()
+                                                      : in.ConsumeIntegralInRange(0, 2);
+  const int dtype = in.PickValueInArray({kFloat, kFloat, kFloat16, kBf16});
+  const Shape base = ClassAxisSelfShape(in, op);
+  const ClassAxisShapes s = ShapesOf(p, base);
+  PickClassAxisAttributes(in, s.classes, &p);
+  const double ignore = AttributeOf(p, "ignoreIndex");
+  const bool faulty = in.ConsumeIntegralInRange(0, 7) == 0;
+  std::vector<bool> unsure_layout(kRoles, false);
+  for (size_t i = 0; i < p.op->operandCount; ++i) {  // inputs, then outputs
+    const openaclnnOperand& operand = p.op->operands[i];
+    const auto role = static_cast<Role>(operand.role);
+    Described& t = p.t[role];
+    // Optional ones half the time (the zloss inputs one in four); required ones now and then null.
+    t.present = !operand.optional                            ? in.ConsumeIntegralInRange(0, 40) != 0
+                : role == kGradZloss || role == kLseForZloss ? in.ConsumeIntegralInRange(0, 3) == 0
+                                                             : in.ConsumeBool();
+    if (!t.present) continue;
+    Shape usual = base;
+    int usual_dtype = dtype;
+    switch (role) {
+      case kSelf:
+        break;
+      case kTarget: {
+        usual = s.positions;
+        const int pick = in.ConsumeIntegralInRange(0, 7);
+        usual_dtype = pick == 0 ? kInt32 : pick == 1 && !op.cross_entropy ? kUint8 : kInt64;
+        break;
+      }
+      case kLseForZlossOut:
+      case kLseForZloss:
+        usual = s.positions;
+        break;
+      case kWeight:
+        usual = {s.classes};
+        if (op.cross_entropy) usual_dtype = kFloat;
+        break;
+      case kOut:
+      case kGradOutput:
+        if (!op.gradient || role == kGradOutput)
+          usual = s.per_position ? s.positions : OneElement(in);
+        break;
+      case kLogProbOut:
+        break;
+      default:  // the totals and the zloss result: one element
+        usual = OneElement(in);
+    }
+    const bool nll_result = !op.cross_entropy && (role == kOut || role == kTotalWeightOut) &&
+                            !(op.two_d && op.gradient);
+    if (nll_result && in.ConsumeIntegralInRange(0, 7) == 0) {  // any float type self casts to
+      usual_dtype = in.PickValueInArray({kFloat, kFloat16, kBf16});
+    }
+    t.shape = role == kSelf ? base : Mostly(in, usual);
+    t.dtype = MostlyDtype(in, usual_dtype);
+    t.format = in.ConsumeIntegralInRange(0, 3) == 0 ? PickFormat(in) : 2;
+    const bool hostile = in.ConsumeIntegralInRange(0, 7) == 0;
+    unsure_layout[role] = hostile;
+    PickLayout(in, &t, !hostile);
+    FillClassAxis(in, op, role, s.classes, ignore, faulty, &t);
+    Create(&t);
+  }
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  const bool null_outputs = in.ConsumeIntegralInRange(0, 30) == 0;
+  const aclnnStatus planned =
+      null_outputs ? PhaseOne(p, nullptr, nullptr) : PhaseOne(p, &workspace_size, &executor);
+  CheckClassAxisStatus(p, op, null_outputs, unsure_layout, planned);
+  if (planned != ACLNN_SUCCESS) {
+    Release(p);
+    return;
+  }
+  Require(executor != nullptr, "phase 1 succeeded without an executor");
+  Require(workspace_size == 0, "a class-axis op asked for a workspace");
+  const int64_t elements = CountOf(p.t[kSelf].shape);
+  if (elements > kMaxElements || elements < 0) {
+    Require(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "aclDestroyAclOpExecutor");
+    Release(p);
+    return;
+  }
+  const auto misuse =
+      static_cast<Misuse>(in.ConsumeIntegralInRange(0, 3) != 0
+                              ? 0
+                              : in.ConsumeIntegralInRange(0, static_cast<int>(Misuse::kCount) - 1));
+  bool has_memory = true;
+  for (const Described& t : p.t) {
+    has_memory &= !t.present || t.device != nullptr || CountOf(t.shape) == 0;
+  }
+  std::string fault;
+  const std::vector<PositionTarget> targets =
+      has_memory ? ReadTargets(p, s, &fault) : std::vector<PositionTarget>{};
+  if (Launch(in, p, executor, workspace_size, misuse, fault)) {
+    Require(has_memory, "phase 2 accepted a tensor without an address");
+    if (op.cross_entropy) {
+      CheckCrossEntropy(p, op, s, targets);
+    } else {
+      CheckNll(p, op, s, targets);
+    }
+    ++g_tally.launches;
+    g_tally.elements += elements;
+    ++g_tally.per_op[op_index % std::size(g_tally.per_op)];
+  }
+  Release(p);
+}
+
 void RunOne(FuzzedDataProvider& in) {
   Problem p;
   const size_t op_index = PickOp(in);
   p.op = openaclnnGetOp(op_index);
+  if (p.op->layout == OPENACLNN_LAYOUT_CLASS_AXIS) {
+    RunClassAxis(in, op_index, p);
+    return;
+  }
   p.family = &FamilyOf(*p.op);
   p.reduction = in.ConsumeIntegralInRange(0, 20) == 0 ? in.ConsumeIntegral<int64_t>()
                                                       : in.ConsumeIntegralInRange(0, 3);
@@ -1221,7 +2026,7 @@ void RunOne(FuzzedDataProvider& in) {
       }
       return true;
     }();
-    const bool ran = Launch(in, p, executor, workspace_size, misuse);
+    const bool ran = Launch(in, p, executor, workspace_size, misuse, "");
     if (ran) {
       Require(has_memory, "phase 2 accepted a tensor without an address");
       for (size_t i = 0; i < p.op->operandCount; ++i) {
@@ -1232,10 +2037,7 @@ void RunOne(FuzzedDataProvider& in) {
       ++g_tally.per_op[op_index % std::size(g_tally.per_op)];
     }
   }
-  for (Described& t : p.t) {
-    if (t.tensor != nullptr && !t.destroyed) aclDestroyTensor(t.tensor);
-    if (t.device != nullptr) aclrtFree(t.device);
-  }
+  Release(p);
 }
 
 }  // namespace

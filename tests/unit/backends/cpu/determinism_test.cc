@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/thread_pool.h"
 #include "backends/cpu/tile_math.h"
+#include "kernels/class_axis_problem.h"
 #include "kernels/loss_problem.h"
 #include "losses/binary_cross_entropy/cpu/binary_cross_entropy_tile.h"
 #include "losses/binary_cross_entropy_with_logits/cpu/bce_with_logits_tile.h"
@@ -588,6 +590,166 @@ TEST(RunL1Determinism, ReductionsAreBitwiseEqualForAnyThreadCount) {
     EXPECT_EQ(total, reference) << "int64 sum, threads " << threads;
   }
   pool.SetThreads(original);
+}
+
+// The class-axis families (NLL, cross entropy): the positions go in blocks to the pool's threads,
+// which merge their exact sums and their first faulty position under a mutex as each finishes.
+// Contiguous operands: self and the self-shaped outputs (positions, C), target (int64) and a none
+// result or gradient per position, weight (C; the cross entropy's fp32), the rest one element.
+struct ClassAxisCase {
+  LossFamily family;
+  LossKind kind;
+  Reduction reduction;
+  double smoothing;  // the cross entropy's eps
+};
+
+// `values` stored as `type` holds them.
+std::vector<uint8_t> Stored(const std::vector<float>& values, FloatType type) {
+  std::vector<uint8_t> bytes(values.size() * ElementSize(type));
+  for (size_t i = 0; i < values.size(); ++i) {
+    StoreFrom32(bytes.data(), type, static_cast<int64_t>(i), values[i]);
+  }
+  return bytes;
+}
+
+// Each output's bytes after a run, in operand order.
+using ClassAxisOutputs = std::vector<std::vector<uint8_t>>;
+
+// Runs `c` over `rows` x `classes` of `type` on 1, 2, 3 and 8 threads: every output the same on
+// each (NaN as NaN), and so is the fault's message where targets are out of range.
+void ExpectTheSameClassAxisResultsOnAnyThreadCount(const ClassAxisCase& c, int64_t rows,
+                                                   int64_t classes, FloatType type) {
+  const int64_t count = rows * classes;
+  std::mt19937 rng(static_cast<unsigned>(count + static_cast<int>(type)));
+  // Log-probabilities for the NLL and the gradient, logits for the cross entropy's forward.
+  const bool logits = c.family == LossFamily::kCrossEntropy && c.kind == LossKind::kLoss;
+  const std::vector<float> self = logits ? Values(rng, count, -30.0f, 30.0f, {0.0f, 1e-30f})
+                                         : Values(rng, count, -12.0f, 0.0f, {0.0f, -1e-30f});
+  const FloatType weight_type = c.family == LossFamily::kCrossEntropy ? FloatType::kFloat32 : type;
+  const std::vector<float> weight = Values(rng, classes, -1.0f, 3.0f, {0.0f, 1.0f});
+  const std::vector<float> grad = Values(rng, rows, -2.0f, 2.0f, {0.0f, 1.0f});
+  std::vector<int64_t> target(rows);
+  for (int64_t& t : target) t = rng() % 8 == 0 ? -100 : static_cast<int64_t>(rng() % classes);
+  // Targets out of range where they spoil no total (a row of NaN): the first faulty position is
+  // the one every thread count names.
+  const bool faults = c.reduction == Reduction::kNone || c.kind == LossKind::kGradSelf;
+  if (faults) {
+    target[rows * 3 / 4] = classes;
+    target[rows / 2] = -7;
+  }
+  const std::vector<uint8_t> self_bytes = Stored(self, type);
+  const std::vector<uint8_t> weight_bytes = Stored(weight, weight_type);
+  const std::vector<uint8_t> grad_bytes = Stored(grad, type);
+  const std::vector<uint8_t> total_weight_bytes = Stored({2.5f}, type);
+
+  ClassAxisProblem problem;
+  problem.family = c.family;
+  problem.kind = c.kind;
+  problem.reduction = c.reduction;
+  problem.rank = 1;
+  problem.shape[0] = problem.positions = rows;
+  problem.classes = classes;
+  problem.ignore_index = -100;
+  problem.label_smoothing = c.smoothing;
+  TensorAddresses addresses{};
+  int slots = 0;
+  const auto use = [&](int which, const void* data, FloatType operand_type, int64_t stride,
+                       int64_t class_stride) {
+    problem.operands[which].slot = slots;
+    problem.operands[which].type = operand_type;
+    problem.operands[which].strides[0] = stride;
+    problem.class_strides[which] = class_stride;
+    addresses[slots++] = const_cast<void*>(data);
+  };
+  const bool per_position = c.reduction == Reduction::kNone;
+  ClassAxisOutputs outputs;
+  std::vector<int> output_operands;
+  const auto output = [&](int which, int64_t elements, int64_t stride, int64_t class_stride) {
+    outputs.emplace_back(elements * ElementSize(type));
+    output_operands.push_back(which);
+    use(which, nullptr, type, stride, class_stride);
+  };
+  use(kSelf, self_bytes.data(), type, classes, 1);
+  use(kTarget, target.data(), type, 1, 0);
+  problem.operands[kTarget].integer = IntegerType::kInt64;
+  use(kWeight, weight_bytes.data(), weight_type, 0, 1);
+  if (c.kind == LossKind::kGradSelf) {
+    use(kGradOutput, grad_bytes.data(), type, per_position ? 1 : 0, 0);
+    if (c.family == LossFamily::kNllLoss && c.reduction == Reduction::kMean) {
+      use(kTotalWeight, total_weight_bytes.data(), type, 0, 0);
+    }
+    output(kOut, count, classes, 1);
+  } else {
+    output(kOut, per_position ? rows : 1, per_position ? 1 : 0, 0);
+    if (c.family == LossFamily::kNllLoss) {
+      output(kTotalWeightOut, 1, 0, 0);
+    } else {
+      output(kLogProbOut, count, classes, 1);
+    }
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    addresses[problem.operands[output_operands[k]].slot] = outputs[k].data();
+  }
+
+  cpu::ThreadPool& pool = cpu::ThreadPool::Instance();
+  const int original = pool.threads();
+  ClassAxisOutputs reference;
+  std::string reference_fault;
+  for (int threads : {1, 2, 3, 8}) {
+    pool.SetThreads(threads);
+    for (std::vector<uint8_t>& bytes : outputs) {  // what a run leaves unwritten shows
+      std::fill(bytes.begin(), bytes.end(), uint8_t{0xA5});
+    }
+    const char* fault = kCpuLossKernels.run_class_axis(problem, {addresses, nullptr, nullptr});
+    const std::string what = "family " + std::to_string(static_cast<int>(c.family)) + " kind " +
+                             std::to_string(static_cast<int>(c.kind)) + " reduction " +
+                             std::to_string(static_cast<int>(c.reduction)) + " " +
+                             std::to_string(rows) + "x" + std::to_string(classes) + " type " +
+                             std::to_string(static_cast<int>(type)) + " threads " +
+                             std::to_string(threads);
+    const std::string fault_text = fault != nullptr ? fault : "";
+    EXPECT_EQ(faults, fault_text.find("target -7 of position " + std::to_string(rows / 2) + " ") !=
+                          std::string::npos)
+        << what << ": " << fault_text;
+    if (threads == 1) {
+      reference = outputs;
+      reference_fault = fault_text;
+      continue;
+    }
+    EXPECT_EQ(fault_text, reference_fault) << what;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const int64_t elements = static_cast<int64_t>(outputs[k].size() / ElementSize(type));
+      int64_t mismatches = 0;
+      for (int64_t i = 0; i < elements; ++i) {
+        mismatches += !SameFloat(LoadAs32(outputs[k].data(), type, i),
+                                 LoadAs32(reference[k].data(), type, i));
+      }
+      EXPECT_EQ(mismatches, 0) << what << " output " << output_operands[k];
+    }
+  }
+  pool.SetThreads(original);
+}
+
+// Long rows (a few positions of 40000 classes: one position a block, the threads each a few rows)
+// and many short ones (40000 of 5: hundreds a block, the NLL forward's 4096), in fp32 (the SIMD
+// rows); the short ones in bf16 too (the scalar rows; its long rows would add most of the time).
+TEST(RunClassAxisDeterminism, ResultsAreBitwiseEqualForAnyThreadCount) {
+  const ClassAxisCase cases[] = {
+      {LossFamily::kNllLoss, LossKind::kLoss, Reduction::kMean, 0.0},
+      {LossFamily::kNllLoss, LossKind::kLoss, Reduction::kSum, 0.0},
+      {LossFamily::kNllLoss, LossKind::kGradSelf, Reduction::kMean, 0.0},
+      {LossFamily::kCrossEntropy, LossKind::kLoss, Reduction::kMean, 0.1},
+      {LossFamily::kCrossEntropy, LossKind::kLoss, Reduction::kNone, 0.0},
+      {LossFamily::kCrossEntropy, LossKind::kGradSelf, Reduction::kMean, 0.1},
+  };
+  const std::tuple<int64_t, int64_t, FloatType> shapes[] = {{16, 40000, FloatType::kFloat32},
+                                                            {40000, 5, FloatType::kFloat32},
+                                                            {40000, 5, FloatType::kBFloat16}};
+  for (const auto& [rows, classes, type] : shapes) {
+    for (const ClassAxisCase& c : cases) {
+      ExpectTheSameClassAxisResultsOnAnyThreadCount(c, rows, classes, type);
+    }
+  }
 }
 
 }  // namespace
