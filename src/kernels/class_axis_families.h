@@ -4,6 +4,8 @@
 // backend's generic class-axis code knows of a family (kernels/class_axis_row.h: Estimated,
 // RowConstants):
 //   kFamily, kKernelOps; kLossReadsRows (a loss position reads its whole row, not one element);
+//   kSparseGradientRows (GradientRow zeroes its row, then sets few elements: a backend may zero
+//     many rows at once beforehand and make that Zero() a no-op);
 //   LossRow(self_row, weights, log_prob_row, target, constants): a position's loss (a counted
 //     one's: target not nullptr; else 0) as an estimate and its bound, and its row of
 //     log-probabilities written where log_prob_row is not nullptr;

@@ -121,6 +121,28 @@ struct OutRow {
   }
 };
 
+// An output row its block has zeroed already (ZeroedRows): GradientRow's Zero() has nothing to do.
+struct ZeroedOutRow : OutRow {
+  void Zero() {}
+};
+
+// Zeroes a gradient block's output rows at once where the family's rows are sparse and the rows
+// are adjacent (one axis, contiguous classes, C apart): true where it did.
+template <class Family>
+bool ZeroedRows(const Launch& launch, int64_t first, int64_t last) {
+  const ClassAxisProblem& problem = launch.view.problem;
+  const StridedOperand& out = problem.operands[kOut];
+  if (!Family::kSparseGradientRows || problem.kind != LossKind::kGradSelf || problem.rank != 1 ||
+      problem.class_strides[kOut] != 1 || out.strides[0] != problem.classes) {
+    return false;
+  }
+  const class_axis::At at = launch.view.Locate(kOut, first);
+  const size_t size = ElementSize(out.type);
+  std::memset(static_cast<char*>(at.base) + at.element * size, 0,
+              static_cast<size_t>((last - first) * problem.classes) * size);
+  return true;
+}
+
 // The log-sum-exps of a block's rows, where they are short contiguous fp32 rows one position
 // apart on one axis, computed a vector of rows at a time (EstimateLogSumExpRows32) in the calling
 // thread's scratch: entry p - first is position p's. nullptr where the rows are not such, or the
@@ -148,11 +170,17 @@ template <class Family>
                                 Total* weight, Fault* fault) {
   Total block_loss, block_weight;  // local, so that they can live in registers
   const log_sum_exp::LogSumExp* short_rows = ShortRows<Family>(launch, first, last);
+  const bool zeroed = ZeroedRows<Family>(launch, first, last);
   for (int64_t position = first; position < last; ++position) {
     Row row = launch.view.SelfRow<Row>(position);
     if (short_rows != nullptr) row.log_sum_exp = &short_rows[position - first];
-    class_axis::RunPosition<Family, Row, OutRow>(launch.view, launch.constants, position, row,
-                                                 block_loss, block_weight, *fault);
+    if (zeroed) {
+      class_axis::RunPosition<Family, Row, ZeroedOutRow>(launch.view, launch.constants, position,
+                                                         row, block_loss, block_weight, *fault);
+    } else {
+      class_axis::RunPosition<Family, Row, OutRow>(launch.view, launch.constants, position, row,
+                                                   block_loss, block_weight, *fault);
+    }
   }
   loss->Add(block_loss);
   weight->Add(block_weight);

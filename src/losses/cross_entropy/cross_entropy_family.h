@@ -25,6 +25,7 @@ struct CrossEntropyFamily {
       KernelOpBit(kFamily, KernelOp::kLoss) | KernelOpBit(kFamily, KernelOp::kGradSelf);
   // A position's loss reads its whole row (the log-sum-exp): work in proportion to C.
   static constexpr bool kLossReadsRows = true;
+  static constexpr bool kSparseGradientRows = false;
 
   // A position's row of log-probabilities into `log_prob` (where there is one) and its loss, an
   // estimate with its bound: a counted position's (target not nullptr), else 0.

@@ -20,6 +20,8 @@ struct NllLossFamily {
       KernelOpBit(kFamily, KernelOp::kLoss) | KernelOpBit(kFamily, KernelOp::kGradSelf);
   // A position's loss reads one element of its row.
   static constexpr bool kLossReadsRows = false;
+  // A gradient row is zero but at its target (GradientRow's out.Zero() first).
+  static constexpr bool kSparseGradientRows = true;
 
   // A position's loss (kernels/class_axis_families.h), exact: -w x_t for a counted one (target
   // not nullptr), else 0. A sum's term is this value, a mean's too (divided by the total weight
