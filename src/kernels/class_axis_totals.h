@@ -123,6 +123,11 @@ inline constexpr int64_t kOne = -1;
 
 // A position's target: counted (its class, its weight), ignored, or out of range (a fault).
 enum class TargetIs { kCounted, kIgnored, kOutOfRange };
+OPENACLNN_HOST_DEVICE inline TargetIs Classify(const ClassAxisProblem& problem, int64_t target) {
+  if (target == problem.ignore_index) return TargetIs::kIgnored;
+  if (target < 0 || target >= problem.classes) return TargetIs::kOutOfRange;
+  return TargetIs::kCounted;
+}
 
 // A launch's problem and tensor addresses as the steps read them, and its class weights.
 struct View {
@@ -140,10 +145,9 @@ struct View {
                                             double* weight) const {
     const At at = Locate(kTarget, position);
     *target = LoadInteger(at.base, problem.operands[kTarget].integer, at.element);
-    if (*target == problem.ignore_index) return TargetIs::kIgnored;
-    if (*target < 0 || *target >= problem.classes) return TargetIs::kOutOfRange;
-    *weight = weights(*target);
-    return TargetIs::kCounted;
+    const TargetIs is = Classify(problem, *target);
+    if (is == TargetIs::kCounted) *weight = weights(*target);
+    return is;
   }
   // An input's element at a position (a gradient per position, or one for all) or kOne.
   OPENACLNN_HOST_DEVICE double LoadScalar(int which, int64_t position) const {

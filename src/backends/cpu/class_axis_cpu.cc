@@ -203,8 +203,9 @@ void ReduceGathered(const Launch& launch, int64_t first, int64_t last, Total* lo
   for (int64_t position = first; position < last;
        ++position, target += target_step, row.start += self_step) {
     int64_t index = *target;
-    if (index == problem.ignore_index) continue;
-    if (index < 0 || index >= problem.classes) {
+    const class_axis::TargetIs is = class_axis::Classify(problem, index);
+    if (is == class_axis::TargetIs::kIgnored) continue;
+    if (is == class_axis::TargetIs::kOutOfRange) {
       fault->Add(position, index);
       block_loss.Add(kCanonicalNaN);
       continue;
